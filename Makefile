@@ -1,0 +1,70 @@
+# runtop: `make run` shows it working, `make test` runs every test. Both install missing
+# Debian packages first (as root; otherwise they print the apt-get line to run).
+
+BUILD       ?= build
+ASAN_BUILD  ?= build-asan
+FUZZ_BUILD  ?= build-fuzz
+PREFIX      ?= /usr/local
+FUZZ_RUNS   ?= 1000000
+DEMO_DIR    ?= $(BUILD)/demo-run
+CMAKE_FLAGS ?=
+
+DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev protobuf-compiler \
+                 libre2-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev \
+                 libncurses-dev libinotifytools0-dev
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+
+.PHONY: all deps build run test test-release test-asan bench fuzz install format clean
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh $(DEB_PACKAGES)
+
+$(BUILD)/build.ninja: CMakeLists.txt | deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD)
+
+# Until the dashboard lands: write a demo run with runtop's own writer, list it, show a dump.
+run: build
+	rm -rf $(DEMO_DIR)
+	$(BUILD)/runtop demo --no-ui --dir $(DEMO_DIR) --ranks 4 --steps 400 --rate 0 >/dev/null
+	$(BUILD)/runtop ls $(DEMO_DIR)
+	@echo
+	@echo "--- runtop dump --ranks 2 --filter loss $(DEMO_DIR) (steps around the injected NaN) ---"
+	@$(BUILD)/runtop dump --ranks 2 --filter 'train/loss' $(DEMO_DIR) | sed -n '1p;278,284p'
+
+test: test-release test-asan
+
+test-release: build
+	ctest --test-dir $(BUILD) --output-on-failure -j2
+
+$(ASAN_BUILD)/build.ninja: CMakeLists.txt | deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRUNTOP_SANITIZE=ON \
+	      -DRUNTOP_BENCH=OFF $(CMAKE_FLAGS)
+
+test-asan: deps $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j2
+
+bench: build
+	bench/run_bench.sh $(BUILD)
+
+fuzz: deps
+	@scripts/ensure-deps.sh $(FUZZ_PACKAGES)
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	      -DCMAKE_CXX_COMPILER=clang++ -DRUNTOP_FUZZ=ON -DRUNTOP_TESTS=OFF -DRUNTOP_BENCH=OFF
+	cmake --build $(FUZZ_BUILD)
+	tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

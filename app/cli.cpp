@@ -1,0 +1,101 @@
+#include "app/cli.h"
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/commands.h"
+
+#ifndef RUNTOP_VERSION
+#define RUNTOP_VERSION "0.0.0"
+#endif
+
+namespace runtop {
+namespace {
+
+struct Command {
+    std::string_view name;
+    std::string_view synopsis;
+    std::string_view summary;
+    const std::vector<OptionSpec>* options;
+    int (*run)(const Args&);
+};
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table = {
+        {"ls", "runtop ls [--format text|csv] [--filter RE] [--ranks SPEC] [NAME=]PATH...",
+         "list every series: run, rank, tag, points, first and last step, last value, source",
+         &kLsOptions, cmd_ls},
+        {"dump",
+         "runtop dump [--format csv|jsonl] [--follow] [--filter RE] [--ranks SPEC] [NAME=]PATH...",
+         "print every point (run,rank,tag,step,wall_time,value), series by series", &kDumpOptions,
+         cmd_dump},
+        {"demo", "runtop demo [--dir DIR] [--ranks N] [--steps N] [--rate STEPS_PER_S] [--no-ui]",
+         "write a simulated multi-rank training run live, with injected trouble", &kDemoOptions,
+         cmd_demo},
+    };
+    return table;
+}
+
+void print_usage(std::FILE* out) {
+    std::fprintf(out,
+                 "runtop %s - a terminal dashboard for deep-learning training runs\n\n"
+                 "usage:\n",
+                 RUNTOP_VERSION);
+    for (const Command& c : commands())
+        std::fprintf(out, "  %.*s\n", static_cast<int>(c.synopsis.size()), c.synopsis.data());
+    std::fprintf(out, "\ncommands:\n");
+    for (const Command& c : commands())
+        std::fprintf(out, "  %-6.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
+                     static_cast<int>(c.summary.size()), c.summary.data());
+    std::fprintf(out,
+                 "\nPATH is a log directory or file; NAME=PATH names it. Runs are the directories "
+                 "holding data files,\nwith rank directories (rank_3, rank3, <ts>-rank3-<uuid>) "
+                 "folded into ranks of one run.\n"
+                 "Reads TensorBoard event files (PyTorch, tensorboardX, TF/Keras, DeepSpeed, "
+                 "MindSpore).\n"
+                 "'runtop COMMAND --help' describes a command.\n");
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+    std::vector<std::string> argv_rest(argv + (argc > 0 ? 1 : 0), argv + argc);
+    if (argv_rest.empty()) {
+        print_usage(stderr);
+        return kExitError;
+    }
+    std::string first = argv_rest.front();
+    if (first == "--help" || first == "-h" || first == "help") {
+        print_usage(stdout);
+        return kExitOk;
+    }
+    if (first == "--version") {
+        std::printf("runtop %s\n", RUNTOP_VERSION);
+        return kExitOk;
+    }
+    for (const Command& c : commands()) {
+        if (c.name != first) continue;
+        argv_rest.erase(argv_rest.begin());
+        Result<Args> args = parse_args(argv_rest, *c.options);
+        if (!args) {
+            std::fprintf(stderr, "runtop %s: %s\n", first.c_str(), args.error().message.c_str());
+            return kExitError;
+        }
+        if (args->has("help")) {
+            std::printf("usage: %.*s\n\n%.*s\n\noptions:\n%s", static_cast<int>(c.synopsis.size()),
+                        c.synopsis.data(), static_cast<int>(c.summary.size()), c.summary.data(),
+                        options_help(*c.options).c_str());
+            return kExitOk;
+        }
+        return c.run(*args);
+    }
+    std::fprintf(stderr,
+                 "runtop: unknown command '%s'; the interactive dashboard is not part of this "
+                 "build yet (try 'runtop ls %s' or 'runtop --help')\n",
+                 first.c_str(), first.c_str());
+    return kExitError;
+}
+
+}  // namespace runtop

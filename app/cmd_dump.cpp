@@ -1,0 +1,153 @@
+// `runtop dump`: every point as CSV or JSON lines; with --follow, new points as they arrive.
+#include <cstdio>
+
+#include "app/commands.h"
+#include "app/inputs.h"
+#include "app/signals.h"
+#include "core/format.h"
+#include "core/series_filter.h"
+#include "core/store.h"
+
+namespace runtop {
+
+const std::vector<OptionSpec> kDumpOptions = {
+    {"format", "csv|jsonl", "output format (default csv)"},
+    {"follow", "", "keep printing new points as they arrive, in arrival order (like tail -f)"},
+    {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
+    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    {"help", "", "show this help"},
+};
+
+namespace {
+
+constexpr int kFollowPollMs = 100;
+constexpr int kFollowRescanMs = 1000;
+
+class RowWriter {
+public:
+    explicit RowWriter(bool jsonl) : jsonl_(jsonl) {
+        if (!jsonl_) out_ += "run,rank,tag,step,wall_time,value\n";
+    }
+    void row(const SeriesKey& key, const Point& p) {
+        if (jsonl_) {
+            out_ += "{\"run\":";
+            append_json_string(out_, key.run);
+            out_ += ",\"rank\":";
+            out_ += key.rank == kNoRank ? "null" : std::to_string(key.rank);
+            out_ += ",\"tag\":";
+            append_json_string(out_, key.tag);
+            out_ += ",\"step\":";
+            out_ += std::to_string(p.step);
+            out_ += ",\"wall_time\":";
+            append_json_number(p.wall_time, true);
+            out_ += ",\"value\":";
+            append_json_number(p.value, false);
+            out_ += "}\n";
+        } else {
+            append_csv_field(out_, visible(key.run));
+            out_ += ',';
+            if (key.rank != kNoRank) out_ += std::to_string(key.rank);
+            out_ += ',';
+            append_csv_field(out_, visible(key.tag));
+            out_ += ',';
+            out_ += std::to_string(p.step);
+            out_ += ',';
+            append_shortest(out_, p.wall_time);
+            out_ += ',';
+            append_value(out_, p.value);
+            out_ += '\n';
+        }
+        flush_output(out_, false);
+    }
+    void flush() { flush_output(out_, true); }
+
+private:
+    // JSON has no NaN or Infinity: those travel as strings.
+    void append_json_number(double v, bool shortest) {
+        bool finite = v == v && v - v == 0;
+        if (!finite) out_ += '"';
+        shortest ? append_shortest(out_, v) : append_value(out_, v);
+        if (!finite) out_ += '"';
+    }
+    bool jsonl_;
+    std::string out_;
+};
+
+// Prints points the moment readers hand them over (--follow): arrival order, no restarts.
+class FollowSink final : public PointSink {
+public:
+    FollowSink(const SeriesFilter& filter, RowWriter& writer) : filter_(filter), writer_(writer) {}
+    SeriesId series(const SeriesKey& key, SourceKind) override {
+        keys_.push_back(key);
+        selected_.push_back(filter_.selects(key));
+        return static_cast<SeriesId>(keys_.size() - 1);
+    }
+    void append(SeriesId id, const Point& p) override {
+        if (selected_[id]) writer_.row(keys_[id], p);
+    }
+    void session_start(std::string_view, int, std::int64_t, double) override {}
+    void config_text(ConfigText) override {}
+
+private:
+    const SeriesFilter& filter_;
+    RowWriter& writer_;
+    std::vector<SeriesKey> keys_;
+    std::vector<bool> selected_;
+};
+
+int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWriter& writer) {
+    install_stop_signals();
+    FollowSink sink(filter, writer);
+    SourceSet sources(sink);
+    for (const RootSpec& root : roots) sources.add_root(root);
+    int since_rescan = kFollowRescanMs;
+    while (!stop_requested()) {
+        if (since_rescan >= kFollowRescanMs) {
+            sources.rescan();
+            since_rescan = 0;
+        }
+        sources.poll();
+        writer.flush();
+        print_messages(sources, stderr);
+        sleep_unless_stopped(kFollowPollMs);
+        since_rescan += kFollowPollMs;
+    }
+    writer.flush();
+    return kExitOk;
+}
+
+}  // namespace
+
+int cmd_dump(const Args& args) {
+    std::string format = args.get("format", "csv");
+    if (format != "csv" && format != "jsonl") {
+        std::fprintf(stderr, "runtop dump: --format must be csv or jsonl, not '%s'\n",
+                     format.c_str());
+        return kExitError;
+    }
+    Result<SeriesFilter> filter = SeriesFilter::make(args.get("filter"), args.get("ranks"));
+    Result<std::vector<RootSpec>> roots = roots_from_args(args.positional);
+    for (const Error* e : {filter ? nullptr : &filter.error(), roots ? nullptr : &roots.error()}) {
+        if (!e) continue;
+        std::fprintf(stderr, "runtop dump: %s\n", e->message.c_str());
+        return kExitError;
+    }
+    RowWriter writer(format == "jsonl");
+    if (args.has("follow")) return follow(*roots, *filter, writer);
+
+    Store store;
+    SourceSet sources(store);
+    for (RootSpec& root : *roots) sources.add_root(std::move(root));
+    sources.rescan();
+    sources.poll();
+    print_messages(sources, stderr);
+    for (SeriesId id : store.sorted_ids()) {
+        const Series& s = store.at(id);
+        if (!filter->selects(s.key())) continue;
+        for (std::size_t i = 0; i < s.size(); ++i) writer.row(s.key(), s.point(i));
+    }
+    writer.flush();
+    return sources.readable_roots() == 0 ? kExitError : kExitOk;
+}
+
+}  // namespace runtop

@@ -1,0 +1,23 @@
+// The subcommands (DESIGN.md §4). Each returns the process exit code.
+#pragma once
+
+#include <vector>
+
+#include "app/args.h"
+
+namespace runtop {
+
+extern const std::vector<OptionSpec> kLsOptions;
+extern const std::vector<OptionSpec> kDumpOptions;
+extern const std::vector<OptionSpec> kDemoOptions;
+
+int cmd_ls(const Args& args);
+int cmd_dump(const Args& args);
+int cmd_demo(const Args& args);
+
+// Exit codes shared by every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFound = 1;  // `check`: anomalies found
+inline constexpr int kExitError = 2;  // usage errors, nothing readable
+
+}  // namespace runtop

@@ -1,0 +1,135 @@
+#include "core/format.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace runtop {
+namespace {
+
+bool append_non_finite(std::string& out, double value) {
+    if (std::isnan(value)) {
+        out += "nan";
+        return true;
+    }
+    if (std::isinf(value)) {
+        out += value > 0 ? "inf" : "-inf";
+        return true;
+    }
+    return false;
+}
+
+// Length of the valid UTF-8 sequence at s[i], or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    unsigned char c = byte(i);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((byte(i + k) & 0xc0) != 0x80) return 0;
+    if (n == 2 && c < 0xc2) return 0;                          // overlong
+    if (n == 3 && c == 0xe0 && byte(i + 1) < 0xa0) return 0;   // overlong
+    if (n == 3 && c == 0xed && byte(i + 1) >= 0xa0) return 0;  // surrogate
+    if (n == 4 && (c > 0xf4 || (c == 0xf0 && byte(i + 1) < 0x90) ||
+                   (c == 0xf4 && byte(i + 1) >= 0x90)))
+        return 0;
+    return n;
+}
+
+}  // namespace
+
+void append_value(std::string& out, double value) {
+    if (append_non_finite(out, value)) return;
+    char buf[40];
+    int n = std::snprintf(buf, sizeof(buf), "%.9g", value);
+    out.append(buf, static_cast<std::size_t>(n));
+}
+
+std::string format_value(double value) {
+    std::string s;
+    append_value(s, value);
+    return s;
+}
+
+void append_shortest(std::string& out, double value) {
+    if (append_non_finite(out, value)) return;
+    char buf[40];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
+    out.append(buf, end);
+}
+
+void append_csv_field(std::string& out, std::string_view field) {
+    if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+        out += field;
+        return;
+    }
+    out += '"';
+    for (char c : field) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+}
+
+void append_visible(std::string& out, std::string_view s) {
+    static const char* hex = "0123456789abcdef";
+    for (std::size_t i = 0; i < s.size();) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n = c >= 0x80 ? utf8_length(s, i) : 1;
+        // C1 controls (U+0080..U+009F, e.g. the one-byte CSI) are escaped byte by byte too.
+        bool c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
+        if (c < 0x20 || c == 0x7f || n == 0 || c1) {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+            ++i;
+            continue;
+        }
+        out.append(s.substr(i, n));
+        i += n;
+    }
+}
+
+std::string visible(std::string_view s) {
+    std::string out;
+    append_visible(out, s);
+    return out;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+    static const char* hex = "0123456789abcdef";
+    out += '"';
+    for (std::size_t i = 0; i < s.size();) {
+        auto c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c < 0x20 || c == 0x7f) {
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else if (c >= 0x80) {
+            std::size_t n = utf8_length(s, i);
+            if (n == 0) {
+                out += "\\ufffd";
+                ++i;
+                continue;
+            }
+            out.append(s.substr(i, n));
+            i += n;
+            continue;
+        } else {
+            out += static_cast<char>(c);
+        }
+        ++i;
+    }
+    out += '"';
+}
+
+}  // namespace runtop

@@ -1,0 +1,24 @@
+// Text forms shared by every output: numbers the way DESIGN.md §4 fixes them, CSV and JSON
+// quoting. Untrusted strings (tags come from files) are escaped, never written raw.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace runtop {
+
+// %.9g, with "nan", "inf" and "-inf" (float32 values round-trip exactly).
+void append_value(std::string& out, double value);
+std::string format_value(double value);
+// The shortest text that reads back to the same double (wall times keep their microseconds).
+void append_shortest(std::string& out, double value);
+// RFC 4180: quoted only when it holds a comma, quote, CR or LF.
+void append_csv_field(std::string& out, std::string_view field);
+// For text meant for a terminal: control characters, DEL and invalid UTF-8 become visible
+// \xNN escapes, so a tag can never move the cursor or change colours.
+void append_visible(std::string& out, std::string_view s);
+std::string visible(std::string_view s);
+// A JSON string literal; control characters escaped, invalid UTF-8 replaced by U+FFFD.
+void append_json_string(std::string& out, std::string_view s);
+
+}  // namespace runtop

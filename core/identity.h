@@ -1,0 +1,43 @@
+// Identity rules of DESIGN.md §2: roots from [NAME=]PATH, runs and ranks from directory names,
+// ranks from msProbe-style tags. Pure string functions, so every reader shares them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace runtop {
+
+struct RootSpec {
+    std::string name;  // display name: NAME, or the last component of PATH
+    std::string path;  // as given
+};
+
+// "NAME=PATH" or "PATH". An argument that exists as a path is a PATH even if it holds '='
+// (directories like "lr=0.1" are common), so `exists` decides; it is injected for tests.
+Result<RootSpec> parse_root_spec(std::string_view arg, bool (*exists)(const std::string&));
+
+// The rank a single directory name stands for: "rank_3", "rank3", "rank-3", or an msProbe run
+// dir "<ts>-rank3-<uuid>". Returns kNoRank when the name is not a rank component.
+int rank_of_dir_component(std::string_view component);
+
+struct DirIdentity {
+    std::string run_rel;  // the relative directory with rank components removed ("" = root)
+    int rank;             // the last rank component met, or kNoRank
+};
+// `rel_dir` is the directory holding the data file, relative to its root ("" for the root).
+DirIdentity identity_of_dir(std::string_view rel_dir);
+
+// The run's display name: the root's name, then the relative path below it.
+std::string run_name(std::string_view root_name, std::string_view run_rel);
+
+struct TagIdentity {
+    std::string tag;  // the tag with its "/rankN/" segment removed
+    int rank;         // kNoRank when the tag has no such segment
+};
+// msProbe writes tags like "0:fc1.input:0/rank0/actv_norm": the middle "rankN" segment is
+// the rank. Only an inner segment counts; a trailing "rank0" is an ordinary tag name.
+TagIdentity identity_of_tag(std::string_view tag);
+
+}  // namespace runtop

@@ -1,0 +1,36 @@
+// The boundary between readers and the model: readers turn bytes into calls on a PointSink.
+// The Store implements it for the dashboard and `ls`; `dump --follow` prints instead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/series_key.h"
+
+namespace runtop {
+
+// Free-form text a run carries (TensorBoard text summaries: configs, hparams, notes).
+// Kept per run for later comparison of configurations.
+struct ConfigText {
+    std::string run;
+    int rank = kNoRank;
+    std::string tag;
+    std::int64_t step = 0;
+    std::string text;
+};
+
+class PointSink {
+public:
+    virtual ~PointSink() = default;
+    // Returns a stable id for the series, creating it on first sight.
+    virtual SeriesId series(const SeriesKey& key, SourceKind kind) = 0;
+    virtual void append(SeriesId id, const Point& point) = 0;
+    // A session (re)started at `step` (TensorBoard SessionLog START): every series of
+    // (run, rank) forgets its points at or after `step`.
+    virtual void session_start(std::string_view run, int rank, std::int64_t step,
+                               double wall_time) = 0;
+    virtual void config_text(ConfigText text) = 0;
+};
+
+}  // namespace runtop

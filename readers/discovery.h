@@ -1,0 +1,28 @@
+// Finds the data files under a root and gives each its identity (run, rank).
+// The watcher of the next issue reports changes; this is the full walk it starts from.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/identity.h"
+#include "readers/event_file_reader.h"
+
+namespace runtop {
+
+// TensorBoard's rule (basename contains "tfevents", not "*.profile-empty"), plus MindSpore's
+// "events.out.events.summary.*" files, which TensorBoard never finds.
+bool is_event_file_name(std::string_view basename);
+
+struct Discovered {
+    std::vector<SourceFile> files;    // sorted by path, so a run's files come in name order
+    std::vector<std::string> errors;  // one line each: unreadable directories, missing roots
+    bool root_ok = false;             // the root itself exists and could be read
+};
+
+// Walks the root (a directory, or a single file). Symlinked directories are followed once:
+// a loop is cut where a directory is met again.
+Discovered discover(const RootSpec& root);
+
+}  // namespace runtop

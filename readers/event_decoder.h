@@ -1,0 +1,69 @@
+// Decodes one TensorBoard Event payload (TFEVENTS.md §3-§5) without building a message tree.
+// Scalars: `simple_value`, and tensors with exactly one element of any numeric dtype (float,
+// double, half, bfloat16, ints, bool; `*_val` or little-endian `tensor_content`) whose plugin is
+// "scalars" (or data class SCALAR). Text summaries are passed on as configuration text.
+// Everything else (histograms, images, audio, graphs, ...) is counted and skipped.
+// MindSpore SummaryRecord files share the framing but not the schema: after a
+// "MindSpore.Event:" version record, Value field 3 is a fixed32 scalar and field 9 a histogram.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace runtop {
+
+class EventHandler {
+public:
+    virtual ~EventHandler() = default;
+    virtual void on_scalar(std::string_view tag, std::int64_t step, double wall_time,
+                           double value) = 0;
+    virtual void on_text(std::string_view tag, std::int64_t step, double wall_time,
+                         std::string text) = 0;
+    virtual void on_session_start(std::int64_t step, double wall_time) = 0;
+};
+
+struct DecodeCounts {
+    std::uint64_t events = 0;
+    std::uint64_t scalars = 0;
+    std::uint64_t texts = 0;
+    std::uint64_t non_scalar_values = 0;  // histograms, images, audio, other tensors, ...
+    std::uint64_t session_starts = 0;
+    std::uint64_t undecodable = 0;  // records whose CRCs match but whose protobuf is malformed
+};
+
+class EventDecoder {
+public:
+    enum class Flavor { kTensorFlow, kMindSpore };
+
+    // Returns false when the payload is not a well-formed Event (nothing is reported then).
+    bool decode(std::string_view payload, EventHandler& handler);
+
+    Flavor flavor() const { return flavor_; }
+    const std::string& file_version() const { return file_version_; }
+    const std::string& writer() const { return writer_; }
+    const DecodeCounts& counts() const { return counts_; }
+    // Forgets per-file state (flavour, tag plugins) when the file is re-read from the start.
+    void reset();
+
+private:
+    enum class Plugin : std::uint8_t { kNone, kScalars, kText, kOther };
+    bool decode_summary(std::string_view summary, std::int64_t step, double wall,
+                        EventHandler& handler, int& scalars, int& texts, int& others);
+    Plugin plugin_for(std::string_view tag, std::string_view metadata, bool& scalar_class);
+
+    Flavor flavor_ = Flavor::kTensorFlow;
+    std::string file_version_;
+    std::string writer_;
+    DecodeCounts counts_;
+    // The plugin of a tag is fixed by the first metadata seen for it: TF writers send the
+    // metadata only with a tag's first value.
+    std::unordered_map<std::string, Plugin> tag_plugins_;
+};
+
+// Scalar value of a one-element tensor, or false when the tensor is not a numeric scalar.
+// Exposed for tests and the fuzzer.
+bool tensor_scalar_value(std::string_view tensor_proto, double& value);
+
+}  // namespace runtop

@@ -1,0 +1,318 @@
+#include "readers/event_file_reader.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/identity.h"
+#include "readers/crc32c.h"
+
+namespace runtop {
+namespace {
+
+constexpr std::size_t kHeader = 12;  // u64 length + u32 masked CRC of the length
+constexpr std::size_t kFooter = 4;   // u32 masked CRC of the payload
+constexpr std::size_t kChunk = 1 << 20;
+
+// One scratch buffer per thread, shared by every reader: readers are polled one after the
+// other, and 10 000 files must not hold 10 000 buffers.
+std::vector<char>& scratch() {
+    thread_local std::vector<char> buffer(kChunk);
+    return buffer;
+}
+
+std::uint64_t load64(const char* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+std::uint32_t load32(const char* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+
+bool header_valid(const char* p) { return masked_crc32c(p, 8) == load32(p + 8); }
+
+bool all_zero(const char* p, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (p[i] != 0) return false;
+    return true;
+}
+
+}  // namespace
+
+EventFileReader::EventFileReader(SourceFile file, PointSink& sink)
+    : file_(std::move(file)), sink_(sink) {}
+
+EventFileReader::~EventFileReader() { close_file(); }
+
+void EventFileReader::close_file() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+}
+
+Status EventFileReader::open_file() {
+    int fd = ::open(file_.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return Error{file_.path + ": cannot open: " + std::strerror(errno)};
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+        int err = errno;
+        ::close(fd);
+        return Error{file_.path + ": cannot stat: " + std::strerror(err)};
+    }
+    fd_ = fd;
+    dev_ = st.st_dev;
+    ino_ = st.st_ino;
+    return ok_status();
+}
+
+void EventFileReader::warn(std::string message) { warnings_.push_back(std::move(message)); }
+
+std::vector<std::string> EventFileReader::take_warnings() {
+    std::vector<std::string> out;
+    out.swap(warnings_);
+    return out;
+}
+
+void EventFileReader::restart_from_zero(const std::string& why) {
+    warn(fmt::format("{}: {}; reading it again from the start", file_.path, why));
+    offset_ = 0;
+    decoder_.reset();
+    corrupt_since_ = UINT64_MAX;
+    any_valid_record_ = false;
+    pending_.clear();
+    ++stats_.resets;
+}
+
+Status EventFileReader::poll() {
+    struct stat st;
+    if (::stat(file_.path.c_str(), &st) != 0) {
+        int err = errno;
+        if (fd_ >= 0 && err == ENOENT) {  // deleted: what was read stays
+            pending_ = "file was removed";
+            return ok_status();
+        }
+        return Error{file_.path + ": " + std::strerror(err)};
+    }
+    if (!S_ISREG(st.st_mode)) return Error{file_.path + ": not a regular file"};
+    if (fd_ >= 0 && (st.st_dev != dev_ || st.st_ino != ino_)) {
+        close_file();
+        restart_from_zero("was replaced by a new file");
+    }
+    if (fd_ < 0) {
+        Status opened = open_file();
+        if (!opened) return opened;
+    }
+    auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size < offset_) restart_from_zero(fmt::format("shrank from {} to {} bytes", offset_, size));
+    if (size == offset_) return ok_status();
+    return read_available(size);
+}
+
+Status EventFileReader::read_available(std::uint64_t file_size) {
+    std::vector<char>& buf = scratch();
+    std::uint64_t base = offset_;
+    std::size_t len = 0;
+    bool eof = false;
+    pending_.clear();
+    while (true) {
+        if (!eof && len < buf.size()) {
+            ssize_t n = ::pread(fd_, buf.data() + len, buf.size() - len,
+                                static_cast<off_t>(base + len));
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                offset_ = base;
+                return Error{file_.path + ": read failed: " + std::strerror(errno)};
+            }
+            if (n == 0)
+                eof = true;
+            else
+                len += static_cast<std::size_t>(n);
+        }
+        std::size_t pos = 0, need = 0;
+        skip_beyond_ = 0;
+        Scan result = scan(buf.data(), len, eof, base, file_size, pos, need);
+        stats_.bytes_consumed += pos + skip_beyond_;
+        base += pos + skip_beyond_;
+        if (skip_beyond_) {
+            len = 0;
+        } else {
+            std::memmove(buf.data(), buf.data() + pos, len - pos);
+            len -= pos;
+        }
+        if (result == Scan::kBlocked || eof) break;
+        if (need > buf.size()) buf.resize(need);  // a record larger than the buffer
+    }
+    offset_ = base;
+    if (buf.size() > kChunk) {  // do not keep a huge record's buffer around
+        buf.resize(kChunk);
+        buf.shrink_to_fit();
+    }
+    return ok_status();
+}
+
+void EventFileReader::end_corruption(std::uint64_t valid_at) {
+    if (corrupt_since_ == UINT64_MAX) return;
+    std::uint64_t skipped = valid_at - corrupt_since_;
+    stats_.bytes_skipped += skipped;
+    ++stats_.resyncs;
+    warn(fmt::format("{}: corrupt data at offset {} (length checksum mismatch): skipped {} bytes "
+                     "to the next valid record at offset {}",
+                     file_.path, corrupt_since_, skipped, valid_at));
+    corrupt_since_ = UINT64_MAX;
+    corrupt_warned_ = false;
+}
+
+EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, bool at_eof,
+                                            std::uint64_t base, std::uint64_t file_size,
+                                            std::size_t& pos, std::size_t& need) {
+    while (true) {
+        const std::size_t avail = len - pos;
+        if (avail < kHeader) {
+            if (at_eof && avail > 0 && corrupt_since_ == UINT64_MAX)
+                pending_ = fmt::format("incomplete record header at offset {} ({} bytes)",
+                                       base + pos, avail);
+            need = kHeader;
+            return Scan::kNeedMore;
+        }
+        const char* h = data + pos;
+        if (!header_valid(h) || load64(h) > kMaxRecordBytes + (1ull << 40)) {
+            if (at_eof && all_zero(h, avail)) {
+                // Network filesystems can publish a new size before the data lands.
+                pending_ = fmt::format("{} zero bytes at offset {} (not written yet?)", avail,
+                                       base + pos);
+                return Scan::kBlocked;
+            }
+            if (resync(data, len, at_eof, base, pos)) continue;
+            return at_eof ? Scan::kBlocked : Scan::kNeedMore;
+        }
+        end_corruption(base + pos);
+        const std::uint64_t n = load64(h);
+        const std::uint64_t total = kHeader + n + kFooter;
+        if (n > kMaxRecordBytes) {
+            if (base + pos + total <= file_size) {
+                ++stats_.oversized;
+                warn(fmt::format("{}: record at offset {} is {} bytes, over the {} MiB limit; "
+                                 "skipped unread",
+                                 file_.path, base + pos, n, kMaxRecordBytes >> 20));
+                skip_beyond_ = total - avail;
+                pos = len;
+                return Scan::kNeedMore;
+            }
+            pending_ = fmt::format("oversized record at offset {} is not complete yet", base + pos);
+            return Scan::kBlocked;
+        }
+        if (avail < total) {
+            need = static_cast<std::size_t>(total);
+            if (at_eof)
+                pending_ = fmt::format("incomplete record at offset {} ({} of {} bytes)",
+                                       base + pos, avail, total);
+            return Scan::kNeedMore;
+        }
+        const char* payload = h + kHeader;
+        if (masked_crc32c(payload, n) != load32(payload + n)) {
+            const std::size_t after = pos + static_cast<std::size_t>(total);
+            if (at_eof && all_zero(data + after, len - after)) {
+                // The last record may still be landing: wait for the file to grow past it.
+                pending_ = fmt::format("last record at offset {} fails its data checksum "
+                                       "(still being written?)",
+                                       base + pos);
+                return Scan::kBlocked;
+            }
+            ++stats_.bad_data_crc;
+            warn(fmt::format("{}: record at offset {} fails its data checksum; skipped {} bytes",
+                             file_.path, base + pos, total));
+            pos = after;
+            continue;
+        }
+        any_valid_record_ = true;
+        ++stats_.records;
+        if (!decoder_.decode(std::string_view(payload, n), *this))
+            warn(fmt::format("{}: record at offset {} is not a valid Event protobuf; skipped",
+                             file_.path, base + pos));
+        pos += static_cast<std::size_t>(total);
+    }
+}
+
+bool EventFileReader::resync(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
+                             std::size_t& pos) {
+    if (corrupt_since_ == UINT64_MAX) corrupt_since_ = base + pos;
+    for (std::size_t q = pos + 1; q + kHeader <= len; ++q) {
+        if (header_valid(data + q) && load64(data + q) <= kMaxRecordBytes) {
+            pos = q;  // the scan loop re-checks it and reports the skipped bytes
+            return true;
+        }
+    }
+    // Nothing valid yet; keep the last bytes that could still begin a header.
+    pos = std::max(pos, len >= kHeader ? len - (kHeader - 1) : pos);
+    if (at_eof && !corrupt_warned_) {
+        corrupt_warned_ = true;
+        if (!any_valid_record_ && corrupt_since_ == 0)
+            warn(fmt::format("{}: not a TFRecord event file (no valid record in {} bytes); "
+                             "will keep looking as it grows",
+                             file_.path, base + len));
+        else
+            warn(fmt::format("{}: corrupt data from offset {} to the end of the file; waiting "
+                             "for the next valid record",
+                             file_.path, corrupt_since_));
+    }
+    if (at_eof)
+        pending_ = fmt::format("corrupt data since offset {}", corrupt_since_);
+    return false;
+}
+
+SeriesId EventFileReader::series_for(std::string_view raw_tag) {
+    if (last_tag_ != kNoEntry) {
+        std::uint32_t guess = tags_[last_tag_].next;
+        if (guess != kNoEntry && tags_[guess].raw == raw_tag) {
+            last_tag_ = guess;
+            return tags_[guess].id;
+        }
+    }
+    std::uint32_t index;
+    auto found = tag_index_.find(raw_tag);
+    if (found != tag_index_.end()) {
+        index = found->second;
+    } else {
+        TagIdentity tag = identity_of_tag(raw_tag);
+        int rank = tag.rank != kNoRank ? tag.rank : file_.rank;
+        if (std::find(ranks_seen_.begin(), ranks_seen_.end(), rank) == ranks_seen_.end())
+            ranks_seen_.push_back(rank);
+        SourceKind kind = decoder_.flavor() == EventDecoder::Flavor::kMindSpore
+                              ? SourceKind::kMindSpore
+                              : SourceKind::kTfEvents;
+        SeriesId id = sink_.series(SeriesKey{file_.run, rank, std::move(tag.tag)}, kind);
+        index = static_cast<std::uint32_t>(tags_.size());
+        tags_.push_back(TagEntry{std::string(raw_tag), id, kNoEntry});
+        tag_index_.emplace(tags_.back().raw, index);
+    }
+    if (last_tag_ != kNoEntry) tags_[last_tag_].next = index;
+    last_tag_ = index;
+    return tags_[index].id;
+}
+
+void EventFileReader::on_scalar(std::string_view tag, std::int64_t step, double wall_time,
+                                double value) {
+    sink_.append(series_for(tag), Point{step, wall_time, value});
+}
+
+void EventFileReader::on_text(std::string_view tag, std::int64_t step, double /*wall_time*/,
+                              std::string text) {
+    TagIdentity id = identity_of_tag(tag);
+    sink_.config_text(ConfigText{file_.run, id.rank != kNoRank ? id.rank : file_.rank,
+                                 std::move(id.tag), step, std::move(text)});
+}
+
+void EventFileReader::on_session_start(std::int64_t step, double wall_time) {
+    sink_.session_start(file_.run, file_.rank, step, wall_time);
+    for (int rank : ranks_seen_)
+        if (rank != file_.rank) sink_.session_start(file_.run, rank, step, wall_time);
+}
+
+}  // namespace runtop

@@ -1,0 +1,124 @@
+// One incremental reader per event file. It keeps its own offset, reads only what is new,
+// verifies both CRCs of every record and turns records into PointSink calls.
+//
+// What happens to bad input (TFEVENTS.md §7):
+// - an incomplete last record (the writer is mid-write) is retried from the same offset when
+//   the file grows; partial bytes are never cached, so a tail that reads as zeros on a network
+//   filesystem is simply read again later;
+// - a record whose data CRC fails is skipped and counted (unless it is the last record in the
+//   file, which may still be landing);
+// - a header whose length CRC fails makes the reader scan forward for the next valid record
+//   (TensorBoard's readers stop at such a record forever);
+// - a file that shrank is re-read from the start; a file replaced by a new inode is a new file.
+// The file is opened read-only and read with pread(): no locks, no mmap (a truncated mapped
+// file raises SIGBUS).
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/point_sink.h"
+#include "core/result.h"
+#include "readers/event_decoder.h"
+
+namespace runtop {
+
+// Where a data file sits in the identity scheme (DESIGN.md §2); made by discovery.
+struct SourceFile {
+    std::string path;
+    std::string run;
+    int rank = kNoRank;
+};
+
+struct ReaderStats {
+    std::uint64_t bytes_consumed = 0;  // bytes of complete records (or skipped garbage)
+    std::uint64_t records = 0;
+    std::uint64_t bad_data_crc = 0;  // records skipped because their payload CRC failed
+    std::uint64_t resyncs = 0;       // times the reader scanned past a corrupt header
+    std::uint64_t bytes_skipped = 0;
+    std::uint64_t oversized = 0;  // records longer than kMaxRecordBytes, skipped unread
+    std::uint64_t resets = 0;     // the file shrank or was replaced and was read again
+};
+
+class EventFileReader final : private EventHandler {
+public:
+    static constexpr std::uint64_t kMaxRecordBytes = 256ull << 20;
+
+    EventFileReader(SourceFile file, PointSink& sink);
+    ~EventFileReader() override;
+    EventFileReader(const EventFileReader&) = delete;
+    EventFileReader& operator=(const EventFileReader&) = delete;
+
+    // Reads whatever is new. An error means the file could not be opened or read at all; the
+    // caller reports it. Problems inside the file are counted and described in warnings().
+    Status poll();
+
+    const SourceFile& file() const { return file_; }
+    const ReaderStats& stats() const { return stats_; }
+    const DecodeCounts& counts() const { return decoder_.counts(); }
+    std::uint64_t offset() const { return offset_; }
+    // Why the reader is waiting at `offset()` rather than at the end of the file, or "".
+    const std::string& pending() const { return pending_; }
+    // One line each, naming the file and the reason; cleared by take_warnings().
+    std::vector<std::string> take_warnings();
+
+private:
+    enum class Scan { kNeedMore, kBlocked };
+
+    void close_file();
+    Status open_file();
+    void restart_from_zero(const std::string& why);
+    Status read_available(std::uint64_t file_size);
+    Scan scan(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
+              std::uint64_t file_size, std::size_t& pos, std::size_t& need);
+    bool resync(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
+                std::size_t& pos);
+    void end_corruption(std::uint64_t valid_at);
+    void warn(std::string message);
+
+    // EventHandler
+    void on_scalar(std::string_view tag, std::int64_t step, double wall_time,
+                   double value) override;
+    void on_text(std::string_view tag, std::int64_t step, double wall_time,
+                 std::string text) override;
+    void on_session_start(std::int64_t step, double wall_time) override;
+
+    SeriesId series_for(std::string_view raw_tag);
+
+    SourceFile file_;
+    PointSink& sink_;
+    EventDecoder decoder_;
+    int fd_ = -1;
+    dev_t dev_ = 0;
+    ino_t ino_ = 0;
+    std::uint64_t offset_ = 0;  // first byte not yet consumed
+    std::vector<char> buf_;
+    std::string pending_;
+    std::vector<std::string> warnings_;
+    std::uint64_t corrupt_since_ = UINT64_MAX;  // start of the corrupt run being scanned
+    bool corrupt_warned_ = false;
+    std::uint64_t skip_beyond_ = 0;  // bytes of an oversized record past the buffer
+    bool any_valid_record_ = false;
+    ReaderStats stats_;
+    std::vector<int> ranks_seen_;
+
+    // Tags usually arrive in the same cycle every step: predicting the next tag from the
+    // previous one turns most lookups into one string compare instead of a hash.
+    struct TagEntry {
+        std::string raw;
+        SeriesId id;
+        std::uint32_t next;
+    };
+    static constexpr std::uint32_t kNoEntry = UINT32_MAX;
+    std::deque<TagEntry> tags_;  // deque: raw strings keep their address for the index
+    std::unordered_map<std::string_view, std::uint32_t> tag_index_;
+    std::uint32_t last_tag_ = kNoEntry;
+};
+
+}  // namespace runtop

@@ -1,0 +1,66 @@
+// Every data file under the roots, each with its own incremental reader, feeding one sink.
+// `rescan()` finds new files, `poll()` reads what is new in each; both are cheap to repeat,
+// which is all `dump --follow` needs until the inotify/poll watcher arrives.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/identity.h"
+#include "core/point_sink.h"
+#include "readers/event_file_reader.h"
+
+namespace runtop {
+
+struct IngestTotals {
+    std::uint64_t files = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t records = 0;
+    std::uint64_t scalars = 0;
+    std::uint64_t texts = 0;
+    std::uint64_t non_scalar_values = 0;
+    std::uint64_t bad_data_crc = 0;
+    std::uint64_t resyncs = 0;
+    std::uint64_t bytes_skipped = 0;
+    std::uint64_t undecodable = 0;
+    std::uint64_t pending_files = 0;  // files waiting on an incomplete or corrupt tail
+    std::uint64_t unreadable_files = 0;
+};
+
+class SourceSet {
+public:
+    explicit SourceSet(PointSink& sink) : sink_(sink) {}
+
+    void add_root(RootSpec root) { roots_.push_back(std::move(root)); }
+    // Finds files not seen before (in path order, so a run's files start in name order).
+    void rescan();
+    // Reads what is new in every file.
+    void poll();
+    // Warnings and errors since the last call, one line each; a repeated error is said once.
+    std::vector<std::string> take_messages();
+    IngestTotals totals() const;
+    // How many roots existed and could be read at the last rescan.
+    std::size_t readable_roots() const { return readable_roots_; }
+    // Lines describing files that wait on an incomplete or corrupt tail.
+    std::vector<std::string> pending() const;
+
+private:
+    struct Entry {
+        std::unique_ptr<EventFileReader> reader;
+        std::string last_error;
+    };
+    void report(std::string line);
+
+    PointSink& sink_;
+    std::vector<RootSpec> roots_;
+    std::map<std::string, Entry> files_;  // by path
+    std::vector<Entry*> order_;           // discovery order
+    std::vector<std::string> messages_;
+    std::map<std::string, std::string> root_errors_;
+    std::size_t readable_roots_ = 0;
+};
+
+}  // namespace runtop

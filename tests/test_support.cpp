@@ -1,0 +1,97 @@
+#include "tests/test_support.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace runtop::testing {
+
+TempDir::TempDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/runtop-test-XXXXXX";
+    if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = templ;
+}
+
+TempDir::~TempDir() {
+    std::string cmd = "chmod -R u+rwx '" + path_ + "' 2>/dev/null; rm -rf '" + path_ + "'";
+    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", path_.c_str());
+}
+
+void make_dirs(const std::string& path) {
+    std::string partial;
+    for (std::size_t i = 0; i <= path.size(); ++i) {
+        if ((i == path.size() || path[i] == '/') && !partial.empty()) ::mkdir(partial.c_str(), 0755);
+        if (i < path.size()) partial += path[i];
+    }
+}
+
+void write_file(const std::string& path, std::string_view bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+void append_file(const std::string& path, std::string_view bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::app);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+std::string samples_dir() {
+    std::string dir = RUNTOP_SAMPLES_DIR;
+    struct stat st;
+    return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? dir : "";
+}
+
+CommandResult run_runtop(const std::vector<std::string>& args) {
+    TempDir tmp;
+    std::string out_path = tmp / "out", err_path = tmp / "err";
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(out, 1);
+        ::dup2(err, 2);
+        std::vector<char*> argv;
+        std::string binary = RUNTOP_BINARY;
+        argv.push_back(binary.data());
+        std::vector<std::string> copy = args;
+        for (std::string& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(binary.c_str(), argv.data());
+        ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
+            read_file(err_path)};
+}
+
+SeriesId RecordingSink::series(const SeriesKey& key, SourceKind kind) {
+    keys.push_back(key);
+    kinds.push_back(kind);
+    return static_cast<SeriesId>(keys.size() - 1);
+}
+
+void RecordingSink::append(SeriesId id, const Point& point) {
+    scalars.push_back({keys.at(id), point});
+}
+
+void RecordingSink::session_start(std::string_view, int, std::int64_t step, double) {
+    starts.push_back(step);
+}
+
+}  // namespace runtop::testing

@@ -1,0 +1,61 @@
+// Shared test helpers: temporary directories, file writes, a recording sink, the samples dir.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/point_sink.h"
+
+namespace runtop::testing {
+
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::string& path() const { return path_; }
+    std::string operator/(std::string_view name) const { return path_ + "/" + std::string(name); }
+
+private:
+    std::string path_;
+};
+
+void make_dirs(const std::string& path);
+void write_file(const std::string& path, std::string_view bytes);
+void append_file(const std::string& path, std::string_view bytes);
+std::string read_file(const std::string& path);
+
+// ../shared/samples, or "" when it is absent (a user's clone has none).
+std::string samples_dir();
+
+// Runs the runtop binary; returns the exit code and captures stdout and stderr.
+struct CommandResult {
+    int exit_code;
+    std::string out;
+    std::string err;
+};
+CommandResult run_runtop(const std::vector<std::string>& args);
+
+// Records every sink call in order.
+class RecordingSink : public PointSink {
+public:
+    struct Scalar {
+        SeriesKey key;
+        Point point;
+    };
+    SeriesId series(const SeriesKey& key, SourceKind kind) override;
+    void append(SeriesId id, const Point& point) override;
+    void session_start(std::string_view run, int rank, std::int64_t step, double wall) override;
+    void config_text(ConfigText text) override { texts.push_back(std::move(text)); }
+
+    std::vector<SeriesKey> keys;
+    std::vector<SourceKind> kinds;
+    std::vector<Scalar> scalars;
+    std::vector<std::int64_t> starts;
+    std::vector<ConfigText> texts;
+};
+
+}  // namespace runtop::testing

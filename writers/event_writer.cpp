@@ -1,0 +1,204 @@
+#include "writers/event_writer.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "event.pb.h"
+
+namespace runtop::events {
+namespace {
+
+std::uint16_t to_half(double v) {
+    float f = static_cast<float>(v);
+    std::uint32_t x;
+    std::memcpy(&x, &f, 4);
+    std::uint32_t sign = (x >> 16) & 0x8000;
+    int exp = static_cast<int>((x >> 23) & 0xff) - 127 + 15;
+    std::uint32_t mant = x & 0x7fffff;
+    if (std::isnan(f)) return static_cast<std::uint16_t>(sign | 0x7e00);
+    if (exp >= 31) return static_cast<std::uint16_t>(sign | 0x7c00);
+    if (exp <= 0) {
+        if (exp < -10) return static_cast<std::uint16_t>(sign);
+        mant |= 0x800000;
+        return static_cast<std::uint16_t>(sign | (mant >> (14 - exp)));
+    }
+    return static_cast<std::uint16_t>(sign | (exp << 10) | (mant >> 13));
+}
+
+std::uint16_t to_bfloat16(double v) {
+    float f = static_cast<float>(v);
+    std::uint32_t x;
+    std::memcpy(&x, &f, 4);
+    return static_cast<std::uint16_t>(x >> 16);  // truncation: exact for values written as bf16
+}
+
+template <class T>
+std::string le_bytes(T v) {
+    std::string s(sizeof(T), '\0');
+    std::memcpy(s.data(), &v, sizeof(T));
+    return s;
+}
+
+tb::Event event_at(std::int64_t step, double wall_time) {
+    tb::Event e;
+    e.set_wall_time(wall_time);
+    e.set_step(step);
+    return e;
+}
+
+}  // namespace
+
+std::string file_version(double wall_time, std::string_view version) {
+    tb::Event e = event_at(0, wall_time);
+    e.set_file_version(std::string(version));
+    return e.SerializeAsString();
+}
+
+std::string simple_scalar(std::string_view tag, float value, std::int64_t step, double wall_time) {
+    tb::Event e = event_at(step, wall_time);
+    tb::Summary::Value* v = e.mutable_summary()->add_value();
+    v->set_tag(std::string(tag));
+    v->set_simple_value(value);
+    return e.SerializeAsString();
+}
+
+std::string tensor_scalar(std::string_view tag, DType dtype, double value, Encoding encoding,
+                          std::int64_t step, double wall_time, bool metadata, bool shape_one) {
+    tb::Event e = event_at(step, wall_time);
+    tb::Summary::Value* v = e.mutable_summary()->add_value();
+    v->set_tag(std::string(tag));
+    if (metadata) v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("scalars");
+    tb::TensorProto* t = v->mutable_tensor();
+    t->set_dtype(static_cast<tb::DataType>(dtype));
+    if (shape_one) t->mutable_tensor_shape()->add_dim()->set_size(1);
+    const bool content = encoding == Encoding::kTensorContent;
+    switch (dtype) {
+        case DType::kFloat:
+            content ? t->set_tensor_content(le_bytes(static_cast<float>(value)))
+                    : t->add_float_val(static_cast<float>(value));
+            break;
+        case DType::kDouble:
+            content ? t->set_tensor_content(le_bytes(value)) : t->add_double_val(value);
+            break;
+        case DType::kHalf:
+            content ? t->set_tensor_content(le_bytes(to_half(value))) : t->add_half_val(to_half(value));
+            break;
+        case DType::kBFloat16:
+            content ? t->set_tensor_content(le_bytes(to_bfloat16(value)))
+                    : t->add_half_val(to_bfloat16(value));
+            break;
+        case DType::kInt32:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::int32_t>(value)))
+                    : t->add_int_val(static_cast<std::int32_t>(value));
+            break;
+        case DType::kInt16:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::int16_t>(value)))
+                    : t->add_int_val(static_cast<std::int16_t>(value));
+            break;
+        case DType::kInt8:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::int8_t>(value)))
+                    : t->add_int_val(static_cast<std::int8_t>(value));
+            break;
+        case DType::kUInt8:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::uint8_t>(value)))
+                    : t->add_int_val(static_cast<std::uint8_t>(value));
+            break;
+        case DType::kUInt16:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::uint16_t>(value)))
+                    : t->add_int_val(static_cast<std::uint16_t>(value));
+            break;
+        case DType::kInt64:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::int64_t>(value)))
+                    : t->add_int64_val(static_cast<std::int64_t>(value));
+            break;
+        case DType::kUInt32:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::uint32_t>(value)))
+                    : t->add_uint32_val(static_cast<std::uint32_t>(value));
+            break;
+        case DType::kUInt64:
+            content ? t->set_tensor_content(le_bytes(static_cast<std::uint64_t>(value)))
+                    : t->add_uint64_val(static_cast<std::uint64_t>(value));
+            break;
+        case DType::kBool:
+            content ? t->set_tensor_content(std::string(1, value != 0 ? '\1' : '\0'))
+                    : t->add_bool_val(value != 0);
+            break;
+    }
+    return e.SerializeAsString();
+}
+
+std::string text(std::string_view tag, std::string_view body, std::int64_t step,
+                 double wall_time) {
+    tb::Event e = event_at(step, wall_time);
+    tb::Summary::Value* v = e.mutable_summary()->add_value();
+    v->set_tag(std::string(tag) + "/text_summary");
+    v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("text");
+    tb::TensorProto* t = v->mutable_tensor();
+    t->set_dtype(tb::DT_STRING);
+    t->add_string_val(std::string(body));
+    return e.SerializeAsString();
+}
+
+std::string histogram(std::string_view tag, const std::vector<double>& values, std::int64_t step,
+                      double wall_time) {
+    tb::Event e = event_at(step, wall_time);
+    tb::Summary::Value* v = e.mutable_summary()->add_value();
+    v->set_tag(std::string(tag));
+    tb::HistogramProto* h = v->mutable_histo();
+    double lo = values.empty() ? 0 : values.front(), hi = lo, sum = 0, sq = 0;
+    for (double x : values) {
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+        sum += x;
+        sq += x * x;
+    }
+    h->set_min(lo);
+    h->set_max(hi);
+    h->set_num(static_cast<double>(values.size()));
+    h->set_sum(sum);
+    h->set_sum_squares(sq);
+    h->add_bucket_limit(hi);
+    h->add_bucket(static_cast<double>(values.size()));
+    return e.SerializeAsString();
+}
+
+std::string session_start(std::int64_t step, double wall_time) {
+    tb::Event e = event_at(step, wall_time);
+    e.mutable_session_log()->set_status(tb::SessionLog::START);
+    return e.SerializeAsString();
+}
+
+std::string mindspore_scalar(std::string_view tag, float value, std::int64_t step,
+                             double wall_time) {
+    // The TF schema has no field for it, so the Value is assembled by hand:
+    // Value { tag = 1 (bytes); scalar_value = 3 (fixed32) }
+    std::string value_bytes;
+    value_bytes += static_cast<char>((1 << 3) | 2);
+    value_bytes += static_cast<char>(tag.size());  // tags here are < 128 bytes
+    value_bytes += tag;
+    value_bytes += static_cast<char>((3 << 3) | 5);
+    value_bytes += le_bytes(value);
+    std::string summary;
+    summary += static_cast<char>((1 << 3) | 2);
+    summary += static_cast<char>(value_bytes.size());
+    summary += value_bytes;
+    tb::Event e = event_at(step, wall_time);
+    std::string out = e.SerializeAsString();
+    out += static_cast<char>((5 << 3) | 2);
+    out += static_cast<char>(summary.size());
+    out += summary;
+    return out;
+}
+
+std::string event_file_name(double wall_time, int index) {
+    char host[256] = "localhost";
+    ::gethostname(host, sizeof(host) - 1);
+    char name[512];
+    std::snprintf(name, sizeof(name), "events.out.tfevents.%010lld.%s.%d.%d",
+                  static_cast<long long>(wall_time), host, static_cast<int>(::getpid()), index);
+    return name;
+}
+
+}  // namespace runtop::events
