@@ -130,10 +130,9 @@ Status EventFileReader::read_available(std::uint64_t file_size) {
                 offset_ = base;
                 return Error{file_.path + ": read failed: " + std::strerror(errno)};
             }
-            if (n == 0)
-                eof = true;
-            else
-                len += static_cast<std::size_t>(n);
+            len += static_cast<std::size_t>(n);
+            // The size stat() gave is the end for this turn; what grows later is next turn's.
+            eof = n == 0 || base + len >= file_size;
         }
         std::size_t pos = 0, need = 0;
         skip_beyond_ = 0;
@@ -175,7 +174,9 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
     while (true) {
         const std::size_t avail = len - pos;
         if (avail < kHeader) {
-            if (at_eof && avail > 0 && corrupt_since_ == UINT64_MAX)
+            if (at_eof && corrupt_since_ != UINT64_MAX)
+                note_corrupt_tail(base + len);
+            else if (at_eof && avail > 0)
                 pending_ = fmt::format("incomplete record header at offset {} ({} bytes)",
                                        base + pos, avail);
             need = kHeader;
@@ -251,20 +252,22 @@ bool EventFileReader::resync(const char* data, std::size_t len, bool at_eof, std
     }
     // Nothing valid yet; keep the last bytes that could still begin a header.
     pos = std::max(pos, len >= kHeader ? len - (kHeader - 1) : pos);
-    if (at_eof && !corrupt_warned_) {
-        corrupt_warned_ = true;
-        if (!any_valid_record_ && corrupt_since_ == 0)
-            warn(fmt::format("{}: not a TFRecord event file (no valid record in {} bytes); "
-                             "will keep looking as it grows",
-                             file_.path, base + len));
-        else
-            warn(fmt::format("{}: corrupt data from offset {} to the end of the file; waiting "
-                             "for the next valid record",
-                             file_.path, corrupt_since_));
-    }
-    if (at_eof)
-        pending_ = fmt::format("corrupt data since offset {}", corrupt_since_);
+    if (at_eof) note_corrupt_tail(base + len);
     return false;
+}
+
+void EventFileReader::note_corrupt_tail(std::uint64_t end) {
+    pending_ = fmt::format("corrupt data since offset {}", corrupt_since_);
+    if (corrupt_warned_) return;
+    corrupt_warned_ = true;
+    if (!any_valid_record_ && corrupt_since_ == 0)
+        warn(fmt::format("{}: not a TFRecord event file (no valid record in {} bytes); will keep "
+                         "looking as it grows",
+                         file_.path, end));
+    else
+        warn(fmt::format("{}: corrupt data from offset {} to the end of the file; waiting for "
+                         "the next valid record",
+                         file_.path, corrupt_since_));
 }
 
 SeriesId EventFileReader::series_for(std::string_view raw_tag) {

@@ -80,6 +80,7 @@ private:
     bool resync(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
                 std::size_t& pos);
     void end_corruption(std::uint64_t valid_at);
+    void note_corrupt_tail(std::uint64_t end);
     void warn(std::string message);
 
     // EventHandler

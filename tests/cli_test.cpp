@@ -1,0 +1,155 @@
+// The real binary: `runtop demo`, `ls` and `dump` as scripts use them (DESIGN.md §4).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tests/test_support.h"
+#include "writers/demo_run.h"
+#include "writers/event_writer.h"
+#include "writers/tfrecord_writer.h"
+
+namespace runtop {
+namespace {
+
+using testing::run_runtop;
+using testing::TempDir;
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+class Cli : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new TempDir();
+        auto r = run_runtop({"demo", "--no-ui", "--dir", dir_->path() + "/demo", "--ranks", "4",
+                             "--steps", "300", "--rate", "0"});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    static void TearDownTestSuite() { delete dir_; }
+    static std::string demo() { return dir_->path() + "/demo"; }
+    static TempDir* dir_;
+};
+TempDir* Cli::dir_ = nullptr;
+
+TEST_F(Cli, LsCsvListsEverySeries) {
+    auto r = run_runtop({"ls", "--format", "csv", demo()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 4 * 12);
+    EXPECT_EQ(rows[0], "run,rank,tag,points,first_step,last_step,last_value,source");
+    EXPECT_EQ(rows[1].substr(0, 34), "demo/tensorboard,0,eval/loss,6,49,");
+    EXPECT_NE(r.err.find("48 series"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("4 text summaries"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, LsTextIsAnAlignedTable) {
+    auto r = run_runtop({"ls", "--filter", "^train/loss$", demo()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[0].find("RUN"), 0u);
+    for (const std::string& row : rows) EXPECT_EQ(row.size(), rows[0].size()) << row;
+}
+
+TEST_F(Cli, DumpCsvHasEveryPointAndTheInjectedNaN) {
+    auto r = run_runtop({"dump", demo()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rows = lines(r.out);
+    EXPECT_EQ(rows[0], "run,rank,tag,step,wall_time,value");
+    // 11 tags every step, eval/loss every 50th, 4 ranks.
+    EXPECT_EQ(rows.size(), 1u + 4 * (300 * 11 + 6));
+    DemoOptions o;
+    o.ranks = 4;
+    o.steps = 300;
+    DemoTrouble t = DemoRun::trouble_for(o);
+    std::string nan_prefix = "demo/tensorboard," + std::to_string(t.nan_rank) + ",train/loss," +
+                             std::to_string(t.nan_step) + ",";
+    bool found = false;
+    for (const std::string& row : rows)
+        if (row.rfind(nan_prefix, 0) == 0) found = row.substr(row.size() - 4) == ",nan";
+    EXPECT_TRUE(found) << nan_prefix;
+}
+
+TEST_F(Cli, DumpJsonlFilteredByTagAndRank) {
+    auto r = run_runtop({"dump", "--format", "jsonl", "--filter", "GRAD_NORM", "--ranks", "1-2,!2",
+                         "named=" + demo()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 300u);
+    std::int64_t previous = -1;
+    for (const std::string& row : rows) {
+        nlohmann::json j = nlohmann::json::parse(row);
+        EXPECT_EQ(j["run"], "named/tensorboard");
+        EXPECT_EQ(j["rank"], 1);
+        EXPECT_EQ(j["tag"], "train/grad_norm");
+        EXPECT_GT(j["step"].get<std::int64_t>(), previous);
+        previous = j["step"].get<std::int64_t>();
+        EXPECT_TRUE(j["value"].is_number());
+    }
+}
+
+TEST(CliErrors, MissingPathIsOneLineNamingItAndNotFatalForOthers) {
+    TempDir dir;
+    testing::write_file(dir / "events.out.tfevents.1",
+                        frame_record(events::simple_scalar("loss", 1, 1, 1)));
+    auto r = run_runtop({"ls", "--format", "csv", dir / "nope", dir.path()});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.err.find(dir / "nope"), std::string::npos);
+    EXPECT_EQ(lines(r.out).size(), 2u);
+    auto only_missing = run_runtop({"dump", dir / "nope"});
+    EXPECT_EQ(only_missing.exit_code, 2);
+}
+
+TEST(CliErrors, UsageErrorsExitTwo) {
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{},
+                                               {"ls"},
+                                               {"ls", "--format", "xml", "."},
+                                               {"ls", "--bogus", "."},
+                                               {"dump", "--filter", "(", "."},
+                                               {"dump", "--ranks", "x", "."},
+                                               {"demo", "--ranks", "0"},
+                                               {"nonsense"}}) {
+        auto r = run_runtop(args);
+        EXPECT_EQ(r.exit_code, 2) << ::testing::PrintToString(args);
+        EXPECT_FALSE(r.err.empty());
+        if (!args.empty()) {  // bare `runtop` prints the usage instead
+            EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+        }
+    }
+}
+
+TEST(CliErrors, HelpAndVersion) {
+    auto help = run_runtop({"--help"});
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("runtop dump"), std::string::npos);
+    auto ls_help = run_runtop({"ls", "--help"});
+    EXPECT_EQ(ls_help.exit_code, 0);
+    EXPECT_NE(ls_help.out.find("--ranks SPEC"), std::string::npos);
+    EXPECT_EQ(run_runtop({"--version"}).exit_code, 0);
+}
+
+TEST(CliErrors, ControlCharactersInTagsAreNeverWrittenRaw) {
+    TempDir dir;
+    testing::write_file(dir / "events.out.tfevents.1",
+                        frame_record(events::simple_scalar("evil\x1b[2J\x07tag", 1, 1, 1)));
+    auto ls = run_runtop({"ls", dir.path()});
+    EXPECT_EQ(ls.out.find('\x1b'), std::string::npos);
+    EXPECT_NE(ls.out.find("evil\\x1b[2J\\x07tag"), std::string::npos) << ls.out;
+    auto jsonl = run_runtop({"dump", "--format", "jsonl", dir.path()});
+    EXPECT_EQ(nlohmann::json::parse(lines(jsonl.out).at(0))["tag"], "evil\x1b[2J\x07tag");
+}
+
+}  // namespace
+}  // namespace runtop

@@ -1,0 +1,369 @@
+// The incremental reader on files written by runtop's own writer: growth at every split point,
+// torn tails, corrupt records, zero-filled tails, garbage, truncation and replacement.
+#include "readers/event_file_reader.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tests/test_support.h"
+#include "writers/event_writer.h"
+#include "writers/tfrecord_writer.h"
+
+namespace runtop {
+namespace {
+
+using events::DType;
+using events::Encoding;
+using testing::RecordingSink;
+using testing::TempDir;
+
+constexpr double kWall = 1700000000.25;
+
+// A small file with every kind of record the reader treats differently.
+std::vector<std::string> sample_records() {
+    return {
+        frame_record(events::file_version(kWall)),
+        frame_record(events::text("config", "{\"lr\": 0.1}", 0, kWall)),
+        frame_record(events::simple_scalar("train/loss", 2.5f, 0, kWall)),
+        frame_record(events::tensor_scalar("train/acc", DType::kFloat, 0.25, Encoding::kTensorContent, 0, kWall)),
+        frame_record(events::histogram("weights", {1, 2, 3}, 0, kWall)),
+        frame_record(events::simple_scalar("train/loss", 2.0f, 1, kWall + 1)),
+        frame_record(events::tensor_scalar("train/acc", DType::kDouble, 0.5, Encoding::kTypedField, 1, kWall + 1)),
+        frame_record(events::simple_scalar("train/loss", NAN, 2, kWall + 2)),
+        frame_record(events::simple_scalar("train/loss", 1.5f, 3, kWall + 3)),
+    };
+}
+
+std::string join(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const std::string& p : parts) out += p;
+    return out;
+}
+
+struct Seen {
+    std::string tag;
+    std::int64_t step;
+    std::uint64_t value_bits;
+    bool operator==(const Seen&) const = default;
+};
+
+std::vector<Seen> seen(const RecordingSink& sink) {
+    std::vector<Seen> out;
+    for (const auto& s : sink.scalars) {
+        std::uint64_t bits;
+        double v = std::isnan(s.point.value) ? NAN : s.point.value;  // one NaN payload
+        std::memcpy(&bits, &v, 8);
+        out.push_back({s.key.tag, s.point.step, bits});
+    }
+    return out;
+}
+
+std::vector<Seen> read_whole(const std::string& bytes) {
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, bytes);
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    EXPECT_TRUE(reader.poll().ok());
+    return seen(sink);
+}
+
+TEST(EventFileReader, ReadsEveryRecordKind) {
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, join(sample_records()));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", 3}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    ASSERT_EQ(sink.scalars.size(), 6u);
+    EXPECT_EQ(sink.scalars[0].key, (SeriesKey{"run", 3, "train/loss"}));
+    EXPECT_EQ(sink.scalars[0].point.value, 2.5);
+    EXPECT_EQ(sink.scalars[0].point.wall_time, kWall);
+    EXPECT_EQ(sink.scalars[1].point.value, 0.25);
+    EXPECT_EQ(sink.scalars[3].point.value, 0.5);
+    EXPECT_TRUE(std::isnan(sink.scalars[4].point.value));
+    EXPECT_EQ(reader.counts().non_scalar_values, 1u);  // the histogram
+    ASSERT_EQ(sink.texts.size(), 1u);
+    EXPECT_EQ(sink.texts[0].tag, "config/text_summary");
+    EXPECT_EQ(sink.texts[0].text, "{\"lr\": 0.1}");
+    EXPECT_EQ(sink.texts[0].rank, 3);
+    EXPECT_EQ(reader.stats().records, 9u);
+    EXPECT_EQ(reader.pending(), "");
+    EXPECT_TRUE(reader.take_warnings().empty());
+}
+
+TEST(EventFileReader, GrowthAtEverySplitPointGivesTheOneShotResult) {
+    const std::string bytes = join(sample_records());
+    const std::vector<Seen> expected = read_whole(bytes);
+    ASSERT_EQ(expected.size(), 6u);
+    TempDir dir;
+    for (std::size_t split = 0; split <= bytes.size(); ++split) {
+        std::string path = dir / ("events.out.tfevents.split" + std::to_string(split));
+        testing::write_file(path, bytes.substr(0, split));
+        RecordingSink sink;
+        EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+        ASSERT_TRUE(reader.poll().ok());
+        testing::append_file(path, bytes.substr(split));
+        ASSERT_TRUE(reader.poll().ok());
+        ASSERT_EQ(seen(sink), expected) << "split at byte " << split;
+        ASSERT_TRUE(reader.take_warnings().empty()) << "split at byte " << split;
+        ASSERT_EQ(reader.pending(), "");
+        ::unlink(path.c_str());
+    }
+}
+
+TEST(EventFileReader, ByteByByteGrowthGivesTheOneShotResult) {
+    const std::string bytes = join(sample_records());
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, "");
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    for (char c : bytes) {
+        testing::append_file(path, std::string(1, c));
+        ASSERT_TRUE(reader.poll().ok());
+    }
+    EXPECT_EQ(seen(sink), read_whole(bytes));
+    EXPECT_TRUE(reader.take_warnings().empty());
+    EXPECT_EQ(reader.offset(), bytes.size());
+}
+
+TEST(EventFileReader, TornTailIsRetriedWhenCompleted) {
+    const std::string bytes = join(sample_records());
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, bytes.substr(0, bytes.size() - 5));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 5u);
+    EXPECT_NE(reader.pending().find("incomplete record"), std::string::npos) << reader.pending();
+    ASSERT_TRUE(reader.poll().ok());  // nothing new: still waiting, nothing re-emitted
+    EXPECT_EQ(sink.scalars.size(), 5u);
+    testing::append_file(path, bytes.substr(bytes.size() - 5));
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(seen(sink), read_whole(bytes));
+    EXPECT_EQ(reader.pending(), "");
+    EXPECT_TRUE(reader.take_warnings().empty());
+}
+
+TEST(EventFileReader, BadDataCrcMidFileSkipsOnlyThatRecord) {
+    std::vector<std::string> records = sample_records();
+    std::size_t offset = records[0].size() + records[1].size();
+    records[2][14] ^= 0x40;  // a payload byte of the first train/loss record
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, join(records));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 5u);
+    EXPECT_EQ(reader.stats().bad_data_crc, 1u);
+    std::vector<std::string> warnings = reader.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find(path), std::string::npos);
+    EXPECT_NE(warnings[0].find("offset " + std::to_string(offset)), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("data checksum"), std::string::npos);
+}
+
+TEST(EventFileReader, CorruptLengthResynchronisesAtTheNextRecord) {
+    std::vector<std::string> records = sample_records();
+    records[2][0] ^= 0x01;  // the length of the first train/loss record
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, join(records));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 5u);  // everything but the corrupt record
+    EXPECT_EQ(reader.stats().resyncs, 1u);
+    EXPECT_EQ(reader.stats().bytes_skipped, records[2].size());
+    std::vector<std::string> warnings = reader.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("length checksum"), std::string::npos) << warnings[0];
+}
+
+TEST(EventFileReader, CorruptRegionSpanningPollsIsSkippedOnce) {
+    std::vector<std::string> records = sample_records();
+    std::string garbage(3000, '\x5a');
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, records[0] + records[2] + garbage.substr(0, 1000));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 1u);
+    EXPECT_NE(reader.pending().find("corrupt"), std::string::npos);
+    ASSERT_EQ(reader.take_warnings().size(), 1u);  // "corrupt data ... to the end of the file"
+    testing::append_file(path, garbage.substr(1000));
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_TRUE(reader.take_warnings().empty());  // said once
+    testing::append_file(path, records[5] + records[8]);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 3u);
+    EXPECT_EQ(reader.stats().bytes_skipped, garbage.size());
+    EXPECT_EQ(reader.take_warnings().size(), 1u);  // "skipped 3000 bytes"
+    EXPECT_EQ(reader.pending(), "");
+}
+
+TEST(EventFileReader, ZeroByteFileIsQuiet) {
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, "");
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_TRUE(sink.scalars.empty());
+    EXPECT_TRUE(reader.take_warnings().empty());
+    EXPECT_EQ(reader.pending(), "");
+}
+
+TEST(EventFileReader, ZeroFilledTailIsReadAgainOnceItLands) {
+    std::vector<std::string> records = sample_records();
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    std::string head = records[0] + records[2];
+    testing::write_file(path, head + std::string(records[5].size(), '\0'));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 1u);
+    EXPECT_NE(reader.pending().find("zero bytes"), std::string::npos) << reader.pending();
+    EXPECT_TRUE(reader.take_warnings().empty());
+    // The data lands where the zeros were (same size), as on a network filesystem.
+    int fd = ::open(path.c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::pwrite(fd, records[5].data(), records[5].size(), static_cast<off_t>(head.size())),
+              static_cast<ssize_t>(records[5].size()));
+    ::close(fd);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 2u);
+    EXPECT_EQ(reader.pending(), "");
+}
+
+TEST(EventFileReader, LastRecordWithBadDataCrcWaitsThenIsSkippedWhenTheFileGrows) {
+    std::vector<std::string> records = sample_records();
+    std::string bad = records[5];
+    bad[bad.size() - 6] ^= 0x10;
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, records[0] + records[2] + bad);
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 1u);
+    EXPECT_NE(reader.pending().find("data checksum"), std::string::npos);
+    EXPECT_EQ(reader.stats().bad_data_crc, 0u);
+    testing::append_file(path, records[8]);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 2u);
+    EXPECT_EQ(reader.stats().bad_data_crc, 1u);
+}
+
+TEST(EventFileReader, GarbageFileIsReportedOnceAndIsNotFatal) {
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.garbage";
+    std::string text;
+    for (int i = 0; i < 200; ++i) text += "this is a log line, not a TFRecord file\n";
+    testing::write_file(path, text);
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    std::vector<std::string> warnings = reader.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("not a TFRecord event file"), std::string::npos) << warnings[0];
+    testing::append_file(path, text);
+    ASSERT_TRUE(reader.poll().ok());
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_TRUE(reader.take_warnings().empty());
+    EXPECT_TRUE(sink.scalars.empty());
+}
+
+TEST(EventFileReader, ShrunkFileIsReadAgainFromTheStart) {
+    std::vector<std::string> records = sample_records();
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, join(records));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    ASSERT_EQ(sink.scalars.size(), 6u);
+    testing::write_file(path, records[0] + records[2]);  // truncated and rewritten
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 7u);
+    EXPECT_EQ(reader.stats().resets, 1u);
+    std::vector<std::string> warnings = reader.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("shrank"), std::string::npos);
+}
+
+TEST(EventFileReader, ReplacedFileIsANewFile) {
+    std::vector<std::string> records = sample_records();
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, join(records));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    // rsync without --inplace: a new inode renamed over the old one, larger than before.
+    std::string tmp = dir / "incoming";
+    testing::write_file(tmp, join(records) + records[8]);
+    ASSERT_EQ(::rename(tmp.c_str(), path.c_str()), 0);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 6u + 7u);
+    EXPECT_EQ(reader.stats().resets, 1u);
+}
+
+TEST(EventFileReader, DeletedFileKeepsWhatWasRead) {
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, join(sample_records()));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    ::unlink(path.c_str());
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 6u);
+    EXPECT_EQ(reader.pending(), "file was removed");
+}
+
+TEST(EventFileReader, MissingOrUnreadableFileIsAnErrorNamingIt) {
+    TempDir dir;
+    RecordingSink sink;
+    EventFileReader missing(SourceFile{dir / "events.out.tfevents.none", "run", kNoRank}, sink);
+    Status s = missing.poll();
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("events.out.tfevents.none"), std::string::npos);
+    if (::geteuid() != 0) {  // root reads anything
+        std::string path = dir / "events.out.tfevents.locked";
+        testing::write_file(path, join(sample_records()));
+        ::chmod(path.c_str(), 0);
+        EventFileReader locked(SourceFile{path, "run", kNoRank}, sink);
+        EXPECT_FALSE(locked.poll().ok());
+    }
+}
+
+TEST(EventFileReader, RecordLargerThanTheReadBufferIsRead) {
+    std::string big(3 << 20, 'x');
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, frame_record(events::file_version(kWall)) +
+                                  frame_record(events::text("notes", big, 0, kWall)) +
+                                  frame_record(events::simple_scalar("after", 1, 1, kWall)));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    ASSERT_EQ(sink.texts.size(), 1u);
+    EXPECT_EQ(sink.texts[0].text.size(), big.size());
+    ASSERT_EQ(sink.scalars.size(), 1u);
+}
+
+}  // namespace
+}  // namespace runtop

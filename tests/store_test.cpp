@@ -1,0 +1,77 @@
+#include "core/store.h"
+
+#include <gtest/gtest.h>
+
+namespace runtop {
+namespace {
+
+std::vector<std::int64_t> steps(const Series& s) {
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < s.size(); ++i) out.push_back(s.point(i).step);
+    return out;
+}
+
+TEST(Store, StepGoingBackReplacesEverythingAtOrAfterIt) {
+    Store store;
+    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    for (int s = 0; s < 10; ++s) store.append(id, {s, 100.0 + s, s * 1.0});
+    store.append(id, {5, 200, -1});
+    store.append(id, {6, 201, -2});
+    const Series& series = store.at(id);
+    EXPECT_EQ(steps(series), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(series.point(5).value, -1);
+    ASSERT_EQ(series.restarts().size(), 1u);
+    EXPECT_EQ(series.restarts()[0].step, 5);
+    EXPECT_EQ(series.restarts()[0].dropped, 5u);
+    EXPECT_EQ(series.received(), 12u);
+}
+
+TEST(Store, SameStepAgainReplacesTheValueWithoutARestart) {
+    Store store;
+    SeriesId id = store.series({"run", kNoRank, "loss"}, SourceKind::kTfEvents);
+    store.append(id, {3, 1, 1.0});
+    store.append(id, {3, 2, 2.0});
+    EXPECT_EQ(store.at(id).size(), 1u);
+    EXPECT_EQ(store.at(id).back().value, 2.0);
+    EXPECT_TRUE(store.at(id).restarts().empty());
+}
+
+TEST(Store, SessionStartPurgesEveryTagOfTheRunAndRank) {
+    Store store;
+    SeriesId a = store.series({"run", 0, "a"}, SourceKind::kTfEvents);
+    SeriesId b = store.series({"run", 0, "b"}, SourceKind::kTfEvents);
+    SeriesId other = store.series({"run", 1, "a"}, SourceKind::kTfEvents);
+    for (int s = 0; s < 10; ++s) {
+        store.append(a, {s, 0, 1});
+        store.append(b, {s, 0, 1});
+        store.append(other, {s, 0, 1});
+    }
+    store.session_start("run", 0, 6, 50);
+    EXPECT_EQ(store.at(a).size(), 6u);
+    EXPECT_EQ(store.at(b).size(), 6u);
+    EXPECT_EQ(store.at(other).size(), 10u);
+    ASSERT_EQ(store.at(a).restarts().size(), 1u);
+    EXPECT_EQ(store.at(a).restarts()[0].dropped, 4u);
+    store.session_start("elsewhere", 0, 0, 0);  // unknown run: nothing to do
+}
+
+TEST(Store, SeriesAreSharedByKeyAndSortedForOutput) {
+    Store store;
+    SeriesId z = store.series({"run", 10, "z"}, SourceKind::kTfEvents);
+    SeriesId a = store.series({"run", 2, "a"}, SourceKind::kTfEvents);
+    SeriesId none = store.series({"run", kNoRank, "a"}, SourceKind::kTfEvents);
+    EXPECT_EQ(store.series({"run", 10, "z"}, SourceKind::kTfEvents), z);
+    EXPECT_EQ(store.sorted_ids(), (std::vector<SeriesId>{none, a, z}));
+}
+
+TEST(Store, ConfigTextKeepsTheLatestPerTag) {
+    Store store;
+    store.config_text({"run", 0, "config", 0, "a"});
+    store.config_text({"run", 0, "config", 5, "b"});
+    store.config_text({"run", 1, "config", 0, "c"});
+    ASSERT_EQ(store.config_texts().size(), 2u);
+    EXPECT_EQ(store.config_texts()[0].text, "b");
+}
+
+}  // namespace
+}  // namespace runtop
