@@ -33,7 +33,7 @@ run: build
 	$(BUILD)/runtop demo --no-ui --dir $(DEMO_DIR) --ranks 4 --steps 400 --rate 0 >/dev/null
 	$(BUILD)/runtop ls $(DEMO_DIR)
 	@echo
-	@echo "--- runtop dump --ranks 2 --filter loss $(DEMO_DIR) (steps around the injected NaN) ---"
+	@echo "--- runtop dump --ranks 2 --filter train/loss $(DEMO_DIR) (steps around the injected NaN) ---"
 	@$(BUILD)/runtop dump --ranks 2 --filter 'train/loss' $(DEMO_DIR) | sed -n '1p;278,284p'
 
 test: test-release test-asan

@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -58,9 +60,20 @@ void print_usage(std::FILE* out) {
                  "'runtop COMMAND --help' describes a command.\n");
 }
 
+// Each live file keeps its descriptor open (like RustBoard), and a job with many ranks and
+// restarts has thousands of files: lift the soft limit to the hard one.
+void raise_file_limit() {
+    struct rlimit limit;
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+    raise_file_limit();
     std::vector<std::string> argv_rest(argv + (argc > 0 ? 1 : 0), argv + argc);
     if (argv_rest.empty()) {
         print_usage(stderr);

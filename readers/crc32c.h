@@ -1,5 +1,6 @@
 // CRC-32C (Castagnoli) and TFRecord's masked variant (TFEVENTS.md §2).
-// Uses the SSE4.2 crc32 instruction when the CPU has it, a slicing-by-8 table otherwise.
+// Uses the SSE4.2 crc32 instruction when the CPU has it (three interleaved streams combined
+// with PCLMUL when that is there too), a slicing-by-8 table otherwise.
 #pragma once
 
 #include <cstddef>

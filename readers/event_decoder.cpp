@@ -227,7 +227,82 @@ bool scalar_of(const Tensor& t, double& out) {
     }
 }
 
+// A varint read exactly like Cursor::varint (at most 10 bytes, bits past 64 dropped); false
+// where Cursor would fail.
+inline bool read_varint(const unsigned char*& p, const unsigned char* end, std::uint64_t& out) {
+    std::uint64_t result = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+        unsigned char b = *p++;
+        result |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            out = result;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Whether decode_summary() gets through `summary` without a framing error: every field of
+// the Summary and every field of each Value skips cleanly. decode_summary() reports value by
+// value, so decode() checks this first to report nothing for a malformed Event.
+bool summary_well_formed(std::string_view summary) {
+    Cursor values(summary);
+    std::uint32_t field;
+    WireType type;
+    while (values.next(field, type)) {
+        if (field != 1 || type != wire::kLengthDelimited) {
+            values.skip(type);
+            continue;
+        }
+        Cursor v(values.bytes());
+        std::uint32_t vf;
+        WireType vt;
+        while (v.next(vf, vt)) v.skip(vt);
+        if (!v.ok()) return false;
+    }
+    return values.ok();
+}
+
 }  // namespace
+
+// The record PyTorch's add_scalar (and tensorboardX, msProbe) writes, byte for byte:
+//   09 <wall_time f64> [10 <step varint>] 2a <len> 0a <len> 0a <len> <tag> 15 <simple_value f32>
+// i.e. one Event with wall_time, an optional step, and a Summary of exactly one Value holding
+// a tag and a simple_value, each length covering exactly what follows. Anything else (another
+// field, another order, a second value, a longer length prefix) returns false without
+// reporting, and the general decoder below handles it, reaching the same result for this
+// shape. Most records of a large logdir take this path.
+bool EventDecoder::decode_simple_value(std::string_view payload, EventHandler& handler) {
+    const auto* p = reinterpret_cast<const unsigned char*>(payload.data());
+    const unsigned char* const end = p + payload.size();
+    // Shortest form: 9 (wall) + 2 (summary key, len) + 2 (value key, len) + 2 (tag key, len)
+    // + 5 (simple_value) bytes.
+    if (end - p < 20 || p[0] != 0x09) return false;
+    std::uint64_t wall_bits;
+    std::memcpy(&wall_bits, p + 1, 8);
+    p += 9;
+    std::uint64_t step = 0;
+    if (p[0] == 0x10) {
+        ++p;
+        if (!read_varint(p, end, step)) return false;
+    }
+    // Three nested one-byte lengths (below 128); each must end exactly where the payload ends.
+    if (end - p < 11 || p[0] != 0x2a || p[1] >= 0x80 || p[1] != end - p - 2 || p[2] != 0x0a ||
+        p[3] != end - p - 4 || p[4] != 0x0a || p[5] != end - p - 11)
+        return false;
+    const unsigned char* tag = p + 6;
+    const unsigned char* value = end - 5;
+    if (value[0] != 0x15) return false;
+    std::uint32_t bits;
+    std::memcpy(&bits, value + 1, 4);
+    handler.on_scalar(std::string_view(reinterpret_cast<const char*>(tag),
+                                       static_cast<std::size_t>(value - tag)),
+                      static_cast<std::int64_t>(step), wire::as_double(wall_bits),
+                      wire::as_float(bits));
+    ++counts_.scalars;
+    ++counts_.events;
+    return true;
+}
 
 bool tensor_scalar_value(std::string_view tensor_proto, double& value) {
     return scalar_of(parse_tensor(tensor_proto, false), value);
@@ -272,10 +347,12 @@ EventDecoder::Plugin EventDecoder::plugin_for(std::string_view tag, std::string_
         }
     }
     if (own != Plugin::kNone) {
-        tag_plugins_.try_emplace(std::string(tag), own);
+        // Looked up by string_view first: TF2 sends the metadata with every value, and a
+        // std::string per record would allocate for every tag longer than 15 bytes.
+        if (tag_plugins_.find(tag) == tag_plugins_.end()) tag_plugins_.emplace(tag, own);
         return own;
     }
-    auto it = tag_plugins_.find(std::string(tag));
+    auto it = tag_plugins_.find(tag);
     return it == tag_plugins_.end() ? Plugin::kNone : it->second;
 }
 
@@ -351,6 +428,7 @@ bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, d
 }
 
 bool EventDecoder::decode(std::string_view payload, EventHandler& handler) {
+    if (flavor_ == Flavor::kTensorFlow && decode_simple_value(payload, handler)) return true;
     Cursor c(payload);
     double wall = 0;
     std::int64_t step = 0;
@@ -397,7 +475,7 @@ bool EventDecoder::decode(std::string_view payload, EventHandler& handler) {
                 c.skip(type);
         }
     }
-    if (!c.ok()) {
+    if (!c.ok() || (has_summary && !summary_well_formed(summary))) {
         ++counts_.undecodable;
         return false;
     }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -49,6 +50,9 @@ public:
 
 private:
     enum class Plugin : std::uint8_t { kNone, kScalars, kText, kOther };
+    // The fast path for the common PyTorch `simple_value` record; false when the payload is
+    // not exactly that shape (then nothing was reported or counted).
+    bool decode_simple_value(std::string_view payload, EventHandler& handler);
     bool decode_summary(std::string_view summary, std::int64_t step, double wall,
                         EventHandler& handler, int& scalars, int& texts, int& others);
     Plugin plugin_for(std::string_view tag, std::string_view metadata, bool& scalar_class);
@@ -59,7 +63,13 @@ private:
     DecodeCounts counts_;
     // The plugin of a tag is fixed by the first metadata seen for it: TF writers send the
     // metadata only with a tag's first value.
-    std::unordered_map<std::string, Plugin> tag_plugins_;
+    struct TagHash {
+        using is_transparent = void;  // find() by string_view, without a std::string
+        std::size_t operator()(std::string_view s) const noexcept {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    std::unordered_map<std::string, Plugin, TagHash, std::equal_to<>> tag_plugins_;
 };
 
 // Scalar value of a one-element tensor, or false when the tensor is not a numeric scalar.

@@ -87,6 +87,12 @@ void EventFileReader::restart_from_zero(const std::string& why) {
     corrupt_since_ = UINT64_MAX;
     any_valid_record_ = false;
     pending_.clear();
+    // Read again as a fresh reader would: session starts fan out only to the ranks seen again
+    // (series() is asked again for each tag and returns the same ids).
+    tags_.clear();
+    tag_index_.clear();
+    last_tag_ = nullptr;
+    ranks_seen_.clear();
     ++stats_.resets;
 }
 
@@ -257,10 +263,12 @@ bool EventFileReader::resync(const char* data, std::size_t len, bool at_eof, std
 }
 
 void EventFileReader::note_corrupt_tail(std::uint64_t end) {
-    pending_ = fmt::format("corrupt data since offset {}", corrupt_since_);
+    const bool not_event_file = !any_valid_record_ && corrupt_since_ == 0;
+    // A file that never held a record is not "waiting": the warning below says what it is.
+    if (!not_event_file) pending_ = fmt::format("corrupt data since offset {}", corrupt_since_);
     if (corrupt_warned_) return;
     corrupt_warned_ = true;
-    if (!any_valid_record_ && corrupt_since_ == 0)
+    if (not_event_file)
         warn(fmt::format("{}: not a TFRecord event file (no valid record in {} bytes); will keep "
                          "looking as it grows",
                          file_.path, end));
@@ -271,17 +279,17 @@ void EventFileReader::note_corrupt_tail(std::uint64_t end) {
 }
 
 SeriesId EventFileReader::series_for(std::string_view raw_tag) {
-    if (last_tag_ != kNoEntry) {
-        std::uint32_t guess = tags_[last_tag_].next;
-        if (guess != kNoEntry && tags_[guess].raw == raw_tag) {
+    if (last_tag_ != nullptr) {
+        TagEntry* guess = last_tag_->next;
+        if (guess != nullptr && guess->raw == raw_tag) {
             last_tag_ = guess;
-            return tags_[guess].id;
+            return guess->id;
         }
     }
-    std::uint32_t index;
+    TagEntry* entry;
     auto found = tag_index_.find(raw_tag);
     if (found != tag_index_.end()) {
-        index = found->second;
+        entry = found->second;
     } else {
         TagIdentity tag = identity_of_tag(raw_tag);
         int rank = tag.rank != kNoRank ? tag.rank : file_.rank;
@@ -291,13 +299,12 @@ SeriesId EventFileReader::series_for(std::string_view raw_tag) {
                               ? SourceKind::kMindSpore
                               : SourceKind::kTfEvents;
         SeriesId id = sink_.series(SeriesKey{file_.run, rank, std::move(tag.tag)}, kind);
-        index = static_cast<std::uint32_t>(tags_.size());
-        tags_.push_back(TagEntry{std::string(raw_tag), id, kNoEntry});
-        tag_index_.emplace(tags_.back().raw, index);
+        entry = &tags_.emplace_back(TagEntry{std::string(raw_tag), id, nullptr});
+        tag_index_.emplace(entry->raw, entry);
     }
-    if (last_tag_ != kNoEntry) tags_[last_tag_].next = index;
-    last_tag_ = index;
-    return tags_[index].id;
+    if (last_tag_ != nullptr) last_tag_->next = entry;
+    last_tag_ = entry;
+    return entry->id;
 }
 
 void EventFileReader::on_scalar(std::string_view tag, std::int64_t step, double wall_time,

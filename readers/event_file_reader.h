@@ -111,15 +111,16 @@ private:
 
     // Tags usually arrive in the same cycle every step: predicting the next tag from the
     // previous one turns most lookups into one string compare instead of a hash.
+    // Entries link by pointer (a deque never moves its elements), not by index: deque
+    // indexing costs a division on the hot path.
     struct TagEntry {
         std::string raw;
         SeriesId id;
-        std::uint32_t next;
+        TagEntry* next;
     };
-    static constexpr std::uint32_t kNoEntry = UINT32_MAX;
-    std::deque<TagEntry> tags_;  // deque: raw strings keep their address for the index
-    std::unordered_map<std::string_view, std::uint32_t> tag_index_;
-    std::uint32_t last_tag_ = kNoEntry;
+    std::deque<TagEntry> tags_;  // deque: entries and raw strings keep their address
+    std::unordered_map<std::string_view, TagEntry*> tag_index_;
+    TagEntry* last_tag_ = nullptr;
 };
 
 }  // namespace runtop

@@ -279,6 +279,7 @@ TEST(EventFileReader, GarbageFileIsReportedOnceAndIsNotFatal) {
     std::vector<std::string> warnings = reader.take_warnings();
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find("not a TFRecord event file"), std::string::npos) << warnings[0];
+    EXPECT_EQ(reader.pending(), "");  // not "waiting": the warning said what it is
     testing::append_file(path, text);
     ASSERT_TRUE(reader.poll().ok());
     ASSERT_TRUE(reader.poll().ok());
