@@ -125,25 +125,21 @@ int cmd_dump(const Args& args) {
                      format.c_str());
         return kExitError;
     }
-    Result<SeriesFilter> filter = SeriesFilter::make(args.get("filter"), args.get("ranks"));
-    Result<std::vector<RootSpec>> roots = roots_from_args(args.positional);
-    for (const Error* e : {filter ? nullptr : &filter.error(), roots ? nullptr : &roots.error()}) {
-        if (!e) continue;
-        std::fprintf(stderr, "runtop dump: %s\n", e->message.c_str());
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) {
+        std::fprintf(stderr, "runtop dump: %s\n", selection.error().message.c_str());
         return kExitError;
     }
+    const SeriesFilter& filter = selection->filter;
     RowWriter writer(format == "jsonl");
-    if (args.has("follow")) return follow(*roots, *filter, writer);
+    if (args.has("follow")) return follow(selection->roots, filter, writer);
 
     Store store;
     SourceSet sources(store);
-    for (RootSpec& root : *roots) sources.add_root(std::move(root));
-    sources.rescan();
-    sources.poll();
-    print_messages(sources, stderr);
+    read_once(sources, selection->roots);
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
-        if (!filter->selects(s.key())) continue;
+        if (!filter.selects(s.key())) continue;
         for (std::size_t i = 0; i < s.size(); ++i) writer.row(s.key(), s.point(i));
     }
     writer.flush();

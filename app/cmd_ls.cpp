@@ -72,25 +72,20 @@ int cmd_ls(const Args& args) {
         std::fprintf(stderr, "runtop ls: --format must be text or csv, not '%s'\n", format.c_str());
         return kExitError;
     }
-    Result<SeriesFilter> filter = SeriesFilter::make(args.get("filter"), args.get("ranks"));
-    Result<std::vector<RootSpec>> roots = roots_from_args(args.positional);
-    for (const Error* e : {filter ? nullptr : &filter.error(), roots ? nullptr : &roots.error()}) {
-        if (!e) continue;
-        std::fprintf(stderr, "runtop ls: %s\n", e->message.c_str());
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) {
+        std::fprintf(stderr, "runtop ls: %s\n", selection.error().message.c_str());
         return kExitError;
     }
     Store store;
     SourceSet sources(store);
-    for (RootSpec& root : *roots) sources.add_root(std::move(root));
-    sources.rescan();
-    sources.poll();
-    std::size_t warnings = print_messages(sources, stderr);
+    std::size_t warnings = read_once(sources, selection->roots);
 
     std::vector<Row> rows;
     std::uint64_t points = 0;
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
-        if (!filter->selects(s.key())) continue;
+        if (!selection->filter.selects(s.key())) continue;
         points += s.size();
         rows.push_back(row_for(s));
     }

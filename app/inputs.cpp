@@ -23,6 +23,21 @@ Result<std::vector<RootSpec>> roots_from_args(const std::vector<std::string>& po
     return roots;
 }
 
+Result<Selection> selection_from_args(const Args& args) {
+    Result<SeriesFilter> filter = SeriesFilter::make(args.get("filter"), args.get("ranks"));
+    if (!filter) return filter.error();
+    Result<std::vector<RootSpec>> roots = roots_from_args(args.positional);
+    if (!roots) return roots.error();
+    return Selection{std::move(*filter), std::move(*roots)};
+}
+
+std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots) {
+    for (const RootSpec& root : roots) sources.add_root(root);
+    sources.rescan();
+    sources.poll();
+    return print_messages(sources, stderr);
+}
+
 std::size_t print_messages(SourceSet& sources, std::FILE* err) {
     std::vector<std::string> messages = sources.take_messages();
     for (const std::string& m : messages) std::fprintf(err, "runtop: %s\n", m.c_str());

@@ -6,13 +6,26 @@
 #include <string>
 #include <vector>
 
+#include "app/args.h"
 #include "core/identity.h"
 #include "core/result.h"
+#include "core/series_filter.h"
 #include "readers/source_set.h"
 
 namespace runtop {
 
 Result<std::vector<RootSpec>> roots_from_args(const std::vector<std::string>& positional);
+
+// What every reading command selects: --filter, --ranks and the roots.
+struct Selection {
+    SeriesFilter filter;
+    std::vector<RootSpec> roots;
+};
+Result<Selection> selection_from_args(const Args& args);
+
+// Reads every file under the roots once into the source set's sink, printing its warnings.
+// Returns how many warnings there were.
+std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots);
 
 // Prints the source set's warnings and errors, "runtop: " first, to `err`.
 std::size_t print_messages(SourceSet& sources, std::FILE* err);

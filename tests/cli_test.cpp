@@ -16,18 +16,6 @@ namespace {
 using testing::run_runtop;
 using testing::TempDir;
 
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        out.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return out;
-}
-
 class Cli : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
@@ -45,7 +33,7 @@ TempDir* Cli::dir_ = nullptr;
 TEST_F(Cli, LsCsvListsEverySeries) {
     auto r = run_runtop({"ls", "--format", "csv", demo()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::vector<std::string> rows = lines(r.out);
+    std::vector<std::string> rows = testing::split_lines(r.out);
     ASSERT_EQ(rows.size(), 1u + 4 * 12);
     EXPECT_EQ(rows[0], "run,rank,tag,points,first_step,last_step,last_value,source");
     EXPECT_EQ(rows[1].substr(0, 34), "demo/tensorboard,0,eval/loss,6,49,");
@@ -56,7 +44,7 @@ TEST_F(Cli, LsCsvListsEverySeries) {
 TEST_F(Cli, LsTextIsAnAlignedTable) {
     auto r = run_runtop({"ls", "--filter", "^train/loss$", demo()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::vector<std::string> rows = lines(r.out);
+    std::vector<std::string> rows = testing::split_lines(r.out);
     ASSERT_EQ(rows.size(), 5u);
     EXPECT_EQ(rows[0].find("RUN"), 0u);
     for (const std::string& row : rows) EXPECT_EQ(row.size(), rows[0].size()) << row;
@@ -65,7 +53,7 @@ TEST_F(Cli, LsTextIsAnAlignedTable) {
 TEST_F(Cli, DumpCsvHasEveryPointAndTheInjectedNaN) {
     auto r = run_runtop({"dump", demo()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::vector<std::string> rows = lines(r.out);
+    std::vector<std::string> rows = testing::split_lines(r.out);
     EXPECT_EQ(rows[0], "run,rank,tag,step,wall_time,value");
     // 11 tags every step, eval/loss every 50th, 4 ranks.
     EXPECT_EQ(rows.size(), 1u + 4 * (300 * 11 + 6));
@@ -85,7 +73,7 @@ TEST_F(Cli, DumpJsonlFilteredByTagAndRank) {
     auto r = run_runtop({"dump", "--format", "jsonl", "--filter", "GRAD_NORM", "--ranks", "1-2,!2",
                          "named=" + demo()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::vector<std::string> rows = lines(r.out);
+    std::vector<std::string> rows = testing::split_lines(r.out);
     ASSERT_EQ(rows.size(), 300u);
     std::int64_t previous = -1;
     for (const std::string& row : rows) {
@@ -106,7 +94,7 @@ TEST(CliErrors, MissingPathIsOneLineNamingItAndNotFatalForOthers) {
     auto r = run_runtop({"ls", "--format", "csv", dir / "nope", dir.path()});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_NE(r.err.find(dir / "nope"), std::string::npos);
-    EXPECT_EQ(lines(r.out).size(), 2u);
+    EXPECT_EQ(testing::split_lines(r.out).size(), 2u);
     auto only_missing = run_runtop({"dump", dir / "nope"});
     EXPECT_EQ(only_missing.exit_code, 2);
 }
@@ -148,7 +136,7 @@ TEST(CliErrors, ControlCharactersInTagsAreNeverWrittenRaw) {
     EXPECT_EQ(ls.out.find('\x1b'), std::string::npos);
     EXPECT_NE(ls.out.find("evil\\x1b[2J\\x07tag"), std::string::npos) << ls.out;
     auto jsonl = run_runtop({"dump", "--format", "jsonl", dir.path()});
-    EXPECT_EQ(nlohmann::json::parse(lines(jsonl.out).at(0))["tag"], "evil\x1b[2J\x07tag");
+    EXPECT_EQ(nlohmann::json::parse(testing::split_lines(jsonl.out).at(0))["tag"], "evil\x1b[2J\x07tag");
 }
 
 }  // namespace

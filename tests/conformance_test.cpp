@@ -42,18 +42,6 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return cells;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
-
 bool same_double(double a, double b) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
     return std::memcmp(&a, &b, sizeof a) == 0;
@@ -70,7 +58,7 @@ TEST(Conformance, EveryPublicSampleMatchesTensorBoardsLoader) {
     const std::string samples = testing::samples_dir();
     if (samples.empty()) GTEST_SKIP() << "../shared/samples is absent: conformance corpus skipped";
     const std::string root = samples + "/tfevents-public";
-    std::vector<std::string> summary = lines_of(testing::read_file(root + "/EXPECTED/SUMMARY.csv"));
+    std::vector<std::string> summary = testing::split_lines(testing::read_file(root + "/EXPECTED/SUMMARY.csv"));
     ASSERT_GT(summary.size(), 1u) << "EXPECTED/SUMMARY.csv missing or empty";
 
     std::size_t files = 0, points = 0, files_with_points = 0;
@@ -80,7 +68,7 @@ TEST(Conformance, EveryPublicSampleMatchesTensorBoardsLoader) {
         const std::string& rel = cells[0];
         SCOPED_TRACE(rel);
         std::vector<std::string> expected =
-            lines_of(testing::read_file(root + "/EXPECTED/" + rel + ".scalars.csv"));
+            testing::split_lines(testing::read_file(root + "/EXPECTED/" + rel + ".scalars.csv"));
         ASSERT_FALSE(expected.empty()) << "no EXPECTED csv for " << rel;
         ASSERT_EQ(expected[0], "tag,step,wall_time,value");
 

@@ -50,6 +50,18 @@ std::string read_file(const std::string& path) {
     return ss.str();
 }
 
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
 std::string samples_dir() {
     std::string dir = RUNTOP_SAMPLES_DIR;
     struct stat st;

@@ -27,6 +27,8 @@ void make_dirs(const std::string& path);
 void write_file(const std::string& path, std::string_view bytes);
 void append_file(const std::string& path, std::string_view bytes);
 std::string read_file(const std::string& path);
+// The lines of a text, without their '\n'.
+std::vector<std::string> split_lines(const std::string& text);
 
 // ../shared/samples, or "" when it is absent (a user's clone has none).
 std::string samples_dir();
