@@ -57,7 +57,7 @@ fuzz: deps
 	@scripts/ensure-deps.sh $(FUZZ_PACKAGES)
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	      -DCMAKE_CXX_COMPILER=clang++ -DRUNTOP_FUZZ=ON -DRUNTOP_TESTS=OFF -DRUNTOP_BENCH=OFF
-	cmake --build $(FUZZ_BUILD)
+	cmake --build $(FUZZ_BUILD) -j2
 	tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS)
 
 install: build

@@ -85,6 +85,7 @@ void EventFileReader::restart_from_zero(const std::string& why) {
     offset_ = 0;
     decoder_.reset();
     corrupt_since_ = UINT64_MAX;
+    corrupt_warned_ = false;
     any_valid_record_ = false;
     pending_.clear();
     // Read again as a fresh reader would: session starts fan out only to the ranks seen again
@@ -189,7 +190,12 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
             return Scan::kNeedMore;
         }
         const char* h = data + pos;
-        if (!header_valid(h) || load64(h) > kMaxRecordBytes + (1ull << 40)) {
+        // Inside a corrupt run, only a header resync() would accept ends it, so where the
+        // previous poll stopped scanning does not decide what is read.
+        const std::uint64_t limit = corrupt_since_ == UINT64_MAX
+                                        ? kMaxRecordBytes + (1ull << 40)
+                                        : kMaxRecordBytes;
+        if (!header_valid(h) || load64(h) > limit) {
             if (at_eof && all_zero(h, avail)) {
                 // Network filesystems can publish a new size before the data lands.
                 pending_ = fmt::format("{} zero bytes at offset {} (not written yet?)", avail,
