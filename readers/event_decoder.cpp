@@ -227,21 +227,6 @@ bool scalar_of(const Tensor& t, double& out) {
     }
 }
 
-// A varint read exactly like Cursor::varint (at most 10 bytes, bits past 64 dropped); false
-// where Cursor would fail.
-inline bool read_varint(const unsigned char*& p, const unsigned char* end, std::uint64_t& out) {
-    std::uint64_t result = 0;
-    for (int shift = 0; shift < 64 && p < end; shift += 7) {
-        unsigned char b = *p++;
-        result |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            out = result;
-            return true;
-        }
-    }
-    return false;
-}
-
 // Whether decode_summary() gets through `summary` without a framing error: every field of
 // the Summary and every field of each Value skips cleanly. decode_summary() reports value by
 // value, so decode() checks this first to report nothing for a malformed Event.
@@ -284,7 +269,7 @@ bool EventDecoder::decode_simple_value(std::string_view payload, EventHandler& h
     std::uint64_t step = 0;
     if (p[0] == 0x10) {
         ++p;
-        if (!read_varint(p, end, step)) return false;
+        if (!wire::read_varint(p, end, step)) return false;
     }
     // Three nested one-byte lengths (below 128); each must end exactly where the payload ends.
     if (end - p < 11 || p[0] != 0x2a || p[1] >= 0x80 || p[1] != end - p - 2 || p[2] != 0x0a ||

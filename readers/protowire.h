@@ -18,6 +18,22 @@ enum WireType : std::uint32_t {
     kFixed32 = 5,
 };
 
+// Reads a varint at p (at most 10 bytes; bits past 64 dropped) and advances p; false when
+// the bytes end first or the varint is longer. The one varint decoder: Cursor and the
+// decoder's fast path both use it.
+inline bool read_varint(const unsigned char*& p, const unsigned char* end, std::uint64_t& out) {
+    std::uint64_t result = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+        unsigned char b = *p++;
+        result |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            out = result;
+            return true;
+        }
+    }
+    return false;
+}
+
 // A cursor over one message's bytes. Every read checks bounds; on malformed input `ok()`
 // turns false and stays false, and reads return zeros.
 class Cursor {
@@ -29,14 +45,8 @@ public:
     bool done() const { return p_ >= end_ || !ok_; }
 
     std::uint64_t varint() {
-        std::uint64_t result = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (p_ >= end_) return fail();
-            unsigned char b = *p_++;
-            result |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-            if (!(b & 0x80)) return result;
-        }
-        return fail();
+        std::uint64_t v;
+        return read_varint(p_, end_, v) ? v : fail();
     }
     std::uint32_t fixed32() {
         if (end_ - p_ < 4) return static_cast<std::uint32_t>(fail());
