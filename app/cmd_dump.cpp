@@ -87,6 +87,7 @@ public:
     }
     void session_start(std::string_view, int, std::int64_t, double) override {}
     void config_text(ConfigText) override {}
+    void anomaly(ImportedAnomaly) override {}
 
 private:
     const SeriesFilter& filter_;

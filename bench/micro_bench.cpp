@@ -142,6 +142,7 @@ public:
     }
     void session_start(std::string_view, int, std::int64_t, double) override {}
     void config_text(ConfigText) override {}
+    void anomaly(ImportedAnomaly) override {}
     SeriesId next_id = 0;
     std::uint64_t points = 0;
     std::uint64_t checksum = 0;

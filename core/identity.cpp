@@ -24,8 +24,8 @@ int parse_rank_number(std::string_view digits) {
 }
 
 bool is_word_or_dash(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
 }
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -87,6 +87,32 @@ int rank_of_dir_component(std::string_view c) {
     return kNoRank;
 }
 
+bool is_msprobe_unranked_run_dir(std::string_view c) {
+    // f"{cur_time}-{uuid[:8]}", cur_time = "%b%d_%H-%M-%S": "Nov21_14-35-29-ad82d4e3"
+    static constexpr std::string_view shape = "Aaa00_00-00-00-hhhhhhhh";
+    if (c.size() != shape.size()) return false;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        char x = c[i];
+        switch (shape[i]) {
+            case 'A':
+                if (x < 'A' || x > 'Z') return false;
+                break;
+            case 'a':
+                if (x < 'a' || x > 'z') return false;
+                break;
+            case '0':
+                if (x < '0' || x > '9') return false;
+                break;
+            case 'h':
+                if (!((x >= '0' && x <= '9') || (x >= 'a' && x <= 'f'))) return false;
+                break;
+            default:
+                if (x != shape[i]) return false;
+        }
+    }
+    return true;
+}
+
 DirIdentity identity_of_dir(std::string_view rel_dir) {
     DirIdentity id{"", kNoRank};
     if (rel_dir.empty() || rel_dir == ".") return id;
@@ -97,6 +123,7 @@ DirIdentity identity_of_dir(std::string_view rel_dir) {
             id.rank = rank;
             continue;
         }
+        if (is_msprobe_unranked_run_dir(part)) continue;  // one run with its restarts
         if (!id.run_rel.empty()) id.run_rel += '/';
         id.run_rel += part;
     }

@@ -22,8 +22,12 @@ Result<RootSpec> parse_root_spec(std::string_view arg, bool (*exists)(const std:
 // dir "<ts>-rank3-<uuid>". Returns kNoRank when the name is not a rank component.
 int rank_of_dir_component(std::string_view component);
 
+// An msProbe run dir of a job without torch.distributed, as named before 2025-02:
+// "<%b%d_%H-%M-%S>-<8 hex>". Like rank dirs, it is not part of the run's name.
+bool is_msprobe_unranked_run_dir(std::string_view component);
+
 struct DirIdentity {
-    std::string run_rel;  // the relative directory with rank components removed ("" = root)
+    std::string run_rel;  // the relative directory with rank and msProbe run dirs removed
     int rank;             // the last rank component met, or kNoRank
 };
 // `rel_dir` is the directory holding the data file, relative to its root ("" for the root).

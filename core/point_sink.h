@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/anomaly_record.h"
 #include "core/series_key.h"
 
 namespace runtop {
@@ -31,6 +32,9 @@ public:
     virtual void session_start(std::string_view run, int rank, std::int64_t step,
                                double wall_time) = 0;
     virtual void config_text(ConfigText text) = 0;
+    // An anomaly detected by the training job's own monitor. The same key may arrive again
+    // (the file is rewritten whole every step): the later copy replaces the earlier.
+    virtual void anomaly(ImportedAnomaly anomaly) = 0;
 };
 
 }  // namespace runtop

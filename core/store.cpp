@@ -65,6 +65,14 @@ void Store::config_text(ConfigText text) {
     configs_.push_back(std::move(text));
 }
 
+void Store::anomaly(ImportedAnomaly anomaly) {
+    auto [it, inserted] = anomaly_index_.try_emplace({anomaly.run, anomaly.key}, anomalies_.size());
+    if (inserted)
+        anomalies_.push_back(std::move(anomaly));
+    else
+        anomalies_[it->second] = std::move(anomaly);
+}
+
 std::vector<SeriesId> Store::sorted_ids() const {
     std::vector<SeriesId> ids(series_.size());
     for (SeriesId i = 0; i < ids.size(); ++i) ids[i] = i;

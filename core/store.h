@@ -24,7 +24,7 @@ struct RestartMarker {
 };
 
 class Series {
-public:
+  public:
     Series(SeriesKey key, SourceKind kind) : key_(std::move(key)), kind_(kind) {}
 
     const SeriesKey& key() const { return key_; }
@@ -43,7 +43,7 @@ public:
     std::uint64_t truncate_from(std::int64_t step);
     void mark_restart(const RestartMarker& marker) { restarts_.push_back(marker); }
 
-private:
+  private:
     SeriesKey key_;
     SourceKind kind_;
     std::vector<std::int64_t> steps_;
@@ -54,12 +54,13 @@ private:
 };
 
 class Store final : public PointSink {
-public:
+  public:
     SeriesId series(const SeriesKey& key, SourceKind kind) override;
     void append(SeriesId id, const Point& point) override { series_[id].append(point); }
     void session_start(std::string_view run, int rank, std::int64_t step,
                        double wall_time) override;
     void config_text(ConfigText text) override;
+    void anomaly(ImportedAnomaly anomaly) override;
 
     std::size_t series_count() const { return series_.size(); }
     const Series& at(SeriesId id) const { return series_[id]; }
@@ -68,12 +69,16 @@ public:
     // The latest text per (run, rank, tag).
     const std::vector<ConfigText>& config_texts() const { return configs_; }
     std::uint64_t total_points() const;
+    // Imported anomalies, one per (run, key), in arrival order.
+    const std::vector<ImportedAnomaly>& imported_anomalies() const { return anomalies_; }
 
-private:
+  private:
     std::vector<Series> series_;
     std::unordered_map<SeriesKey, SeriesId, SeriesKeyHash> index_;
     std::map<std::pair<std::string, int>, std::vector<SeriesId>, std::less<>> by_run_rank_;
     std::vector<ConfigText> configs_;
+    std::vector<ImportedAnomaly> anomalies_;
+    std::map<std::pair<std::string, std::string>, std::size_t> anomaly_index_;
 };
 
 }  // namespace runtop

@@ -9,21 +9,18 @@
 #include <set>
 #include <utility>
 
+#include "readers/file_kinds.h"
+
 namespace runtop {
 namespace {
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 struct Walker {
     const RootSpec& root;
     Discovered& out;
     std::set<std::pair<dev_t, ino_t>> visited;
 
-    void add_file(const std::string& path, const std::string& rel_dir) {
-        DirIdentity id = identity_of_dir(rel_dir);
-        out.files.push_back(SourceFile{path, run_name(root.name, id.run_rel), id.rank});
+    void add_file(const std::string& path, const std::string& rel_dir, SourceFormat format) {
+        out.files.push_back(source_file(root, path, rel_dir, format));
     }
 
     void walk(const std::string& dir, const std::string& rel_dir, const struct stat& st) {
@@ -49,19 +46,14 @@ struct Walker {
             if (::stat(path.c_str(), &child) != 0) continue;  // dangling link, or gone already
             if (S_ISDIR(child.st_mode)) {
                 walk(path, rel_dir.empty() ? name : rel_dir + "/" + name, child);
-            } else if (S_ISREG(child.st_mode) && is_event_file_name(name)) {
-                add_file(path, rel_dir);
+            } else if (S_ISREG(child.st_mode)) {
+                if (auto format = classify_file(rel_dir, name)) add_file(path, rel_dir, *format);
             }
         }
     }
 };
 
 }  // namespace
-
-bool is_event_file_name(std::string_view name) {
-    if (name.find("tfevents") != std::string_view::npos) return !ends_with(name, ".profile-empty");
-    return name.find(".out.events.summary.") != std::string_view::npos;
-}
 
 Discovered discover(const RootSpec& root) {
     Discovered out;
@@ -77,13 +69,26 @@ Discovered discover(const RootSpec& root) {
         while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
         walker.walk(dir, "", st);
     } else if (S_ISREG(st.st_mode)) {
-        walker.add_file(root.path, "");  // a single file is a run of its own, named by the root
+        // A single file is a run of its own, named by the root. Named on the command line, a
+        // file is read even when its name is not one discovery would pick: its form decides.
+        std::string_view base = root.path;
+        if (std::size_t slash = base.rfind('/'); slash != std::string_view::npos)
+            base = base.substr(slash + 1);
+        walker.add_file(root.path, "", file_format_of_named_file(base));
     } else {
         out.root_ok = false;
         out.errors.push_back(root.path + ": not a directory or regular file");
     }
-    std::sort(out.files.begin(), out.files.end(),
-              [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+    std::vector<std::pair<std::string, SourceFile>> keyed;
+    keyed.reserve(out.files.size());
+    for (SourceFile& f : out.files) {
+        std::string key = read_order_key(f);
+        keyed.emplace_back(std::move(key), std::move(f));
+    }
+    std::sort(keyed.begin(), keyed.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    out.files.clear();
+    for (auto& [key, f] : keyed) out.files.push_back(std::move(f));
     return out;
 }
 

@@ -7,16 +7,12 @@
 #include <vector>
 
 #include "core/identity.h"
-#include "readers/event_file_reader.h"
+#include "readers/source_reader.h"
 
 namespace runtop {
 
-// TensorBoard's rule (basename contains "tfevents", not "*.profile-empty"), plus MindSpore's
-// "events.out.events.summary.*" files, which TensorBoard never finds.
-bool is_event_file_name(std::string_view basename);
-
 struct Discovered {
-    std::vector<SourceFile> files;    // sorted by path, so a run's files come in name order
+    std::vector<SourceFile> files;    // in read order (read_order_key): restarts replay in order
     std::vector<std::string> errors;  // one line each: unreadable directories, missing roots
     bool root_ok = false;             // the root itself exists and could be read
 };

@@ -37,7 +37,9 @@ std::uint32_t load32(const char* p) {
     return v;
 }
 
-bool header_valid(const char* p) { return masked_crc32c(p, 8) == load32(p + 8); }
+bool header_valid(const char* p) {
+    return masked_crc32c(p, 8) == load32(p + 8);
+}
 
 bool all_zero(const char* p, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
@@ -50,7 +52,9 @@ bool all_zero(const char* p, std::size_t n) {
 EventFileReader::EventFileReader(SourceFile file, PointSink& sink)
     : file_(std::move(file)), sink_(sink) {}
 
-EventFileReader::~EventFileReader() { close_file(); }
+EventFileReader::~EventFileReader() {
+    close_file();
+}
 
 void EventFileReader::close_file() {
     if (fd_ >= 0) ::close(fd_);
@@ -72,7 +76,21 @@ Status EventFileReader::open_file() {
     return ok_status();
 }
 
-void EventFileReader::warn(std::string message) { warnings_.push_back(std::move(message)); }
+void EventFileReader::warn(std::string message) {
+    warnings_.push_back(std::move(message));
+}
+
+void EventFileReader::add_totals(IngestTotals& t) const {
+    t.bytes += offset_;
+    t.records += stats_.records;
+    t.bad_data_crc += stats_.bad_data_crc;
+    t.resyncs += stats_.resyncs;
+    t.bytes_skipped += stats_.bytes_skipped;
+    t.scalars += decoder_.counts().scalars;
+    t.texts += decoder_.counts().texts;
+    t.non_scalar_values += decoder_.counts().non_scalar_values;
+    t.undecodable += decoder_.counts().undecodable;
+}
 
 std::vector<std::string> EventFileReader::take_warnings() {
     std::vector<std::string> out;
@@ -130,8 +148,8 @@ Status EventFileReader::read_available(std::uint64_t file_size) {
     pending_.clear();
     while (true) {
         if (!eof && len < buf.size()) {
-            ssize_t n = ::pread(fd_, buf.data() + len, buf.size() - len,
-                                static_cast<off_t>(base + len));
+            ssize_t n =
+                ::pread(fd_, buf.data() + len, buf.size() - len, static_cast<off_t>(base + len));
             if (n < 0) {
                 if (errno == EINTR) continue;
                 offset_ = base;
@@ -168,9 +186,10 @@ void EventFileReader::end_corruption(std::uint64_t valid_at) {
     std::uint64_t skipped = valid_at - corrupt_since_;
     stats_.bytes_skipped += skipped;
     ++stats_.resyncs;
-    warn(fmt::format("{}: corrupt data at offset {} (length checksum mismatch): skipped {} bytes "
-                     "to the next valid record at offset {}",
-                     file_.path, corrupt_since_, skipped, valid_at));
+    warn(
+        fmt::format("{}: corrupt data at offset {} (length checksum mismatch): skipped {} bytes "
+                    "to the next valid record at offset {}",
+                    file_.path, corrupt_since_, skipped, valid_at));
     corrupt_since_ = UINT64_MAX;
     corrupt_warned_ = false;
 }
@@ -192,14 +211,13 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
         const char* h = data + pos;
         // Inside a corrupt run, only a header resync() would accept ends it, so where the
         // previous poll stopped scanning does not decide what is read.
-        const std::uint64_t limit = corrupt_since_ == UINT64_MAX
-                                        ? kMaxRecordBytes + (1ull << 40)
-                                        : kMaxRecordBytes;
+        const std::uint64_t limit =
+            corrupt_since_ == UINT64_MAX ? kMaxRecordBytes + (1ull << 40) : kMaxRecordBytes;
         if (!header_valid(h) || load64(h) > limit) {
             if (at_eof && all_zero(h, avail)) {
                 // Network filesystems can publish a new size before the data lands.
-                pending_ = fmt::format("{} zero bytes at offset {} (not written yet?)", avail,
-                                       base + pos);
+                pending_ =
+                    fmt::format("{} zero bytes at offset {} (not written yet?)", avail, base + pos);
                 return Scan::kBlocked;
             }
             if (resync(data, len, at_eof, base, pos)) continue;
@@ -211,9 +229,10 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
         if (n > kMaxRecordBytes) {
             if (base + pos + total <= file_size) {
                 ++stats_.oversized;
-                warn(fmt::format("{}: record at offset {} is {} bytes, over the {} MiB limit; "
-                                 "skipped unread",
-                                 file_.path, base + pos, n, kMaxRecordBytes >> 20));
+                warn(
+                    fmt::format("{}: record at offset {} is {} bytes, over the {} MiB limit; "
+                                "skipped unread",
+                                file_.path, base + pos, n, kMaxRecordBytes >> 20));
                 skip_beyond_ = total - avail;
                 pos = len;
                 return Scan::kNeedMore;
@@ -233,9 +252,10 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
             const std::size_t after = pos + static_cast<std::size_t>(total);
             if (at_eof && all_zero(data + after, len - after)) {
                 // The last record may still be landing: wait for the file to grow past it.
-                pending_ = fmt::format("last record at offset {} fails its data checksum "
-                                       "(still being written?)",
-                                       base + pos);
+                pending_ = fmt::format(
+                    "last record at offset {} fails its data checksum "
+                    "(still being written?)",
+                    base + pos);
                 return Scan::kBlocked;
             }
             ++stats_.bad_data_crc;
@@ -275,13 +295,15 @@ void EventFileReader::note_corrupt_tail(std::uint64_t end) {
     if (corrupt_warned_) return;
     corrupt_warned_ = true;
     if (not_event_file)
-        warn(fmt::format("{}: not a TFRecord event file (no valid record in {} bytes); will keep "
-                         "looking as it grows",
-                         file_.path, end));
+        warn(
+            fmt::format("{}: not a TFRecord event file (no valid record in {} bytes); will keep "
+                        "looking as it grows",
+                        file_.path, end));
     else
-        warn(fmt::format("{}: corrupt data from offset {} to the end of the file; waiting for "
-                         "the next valid record",
-                         file_.path, corrupt_since_));
+        warn(
+            fmt::format("{}: corrupt data from offset {} to the end of the file; waiting for "
+                        "the next valid record",
+                        file_.path, corrupt_since_));
 }
 
 SeriesId EventFileReader::series_for(std::string_view raw_tag) {

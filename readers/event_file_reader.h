@@ -26,15 +26,9 @@
 #include "core/point_sink.h"
 #include "core/result.h"
 #include "readers/event_decoder.h"
+#include "readers/source_reader.h"
 
 namespace runtop {
-
-// Where a data file sits in the identity scheme (DESIGN.md §2); made by discovery.
-struct SourceFile {
-    std::string path;
-    std::string run;
-    int rank = kNoRank;
-};
 
 struct ReaderStats {
     std::uint64_t bytes_consumed = 0;  // bytes of complete records (or skipped garbage)
@@ -46,8 +40,8 @@ struct ReaderStats {
     std::uint64_t resets = 0;     // the file shrank or was replaced and was read again
 };
 
-class EventFileReader final : private EventHandler {
-public:
+class EventFileReader final : public SourceReader, private EventHandler {
+  public:
     static constexpr std::uint64_t kMaxRecordBytes = 256ull << 20;
 
     EventFileReader(SourceFile file, PointSink& sink);
@@ -57,18 +51,19 @@ public:
 
     // Reads whatever is new. An error means the file could not be opened or read at all; the
     // caller reports it. Problems inside the file are counted and described in warnings().
-    Status poll();
+    Status poll() override;
 
-    const SourceFile& file() const { return file_; }
+    const SourceFile& file() const override { return file_; }
     const ReaderStats& stats() const { return stats_; }
     const DecodeCounts& counts() const { return decoder_.counts(); }
     std::uint64_t offset() const { return offset_; }
     // Why the reader is waiting at `offset()` rather than at the end of the file, or "".
-    const std::string& pending() const { return pending_; }
+    const std::string& pending() const override { return pending_; }
     // One line each, naming the file and the reason; cleared by take_warnings().
-    std::vector<std::string> take_warnings();
+    std::vector<std::string> take_warnings() override;
+    void add_totals(IngestTotals& totals) const override;
 
-private:
+  private:
     enum class Scan { kNeedMore, kBlocked };
 
     void close_file();

@@ -4,7 +4,9 @@
 
 namespace runtop {
 
-void SourceSet::report(std::string line) { messages_.push_back(std::move(line)); }
+void SourceSet::report(std::string line) {
+    messages_.push_back(std::move(line));
+}
 
 void SourceSet::rescan() {
     readable_roots_ = 0;
@@ -21,8 +23,8 @@ void SourceSet::rescan() {
         for (SourceFile& file : found.files) {
             auto [it, inserted] = files_.try_emplace(file.path);
             if (!inserted) continue;
-            it->second.reader = std::make_unique<EventFileReader>(std::move(file), sink_);
-            order_.push_back(&it->second);
+            it->second.reader = factory_.make(std::move(file), sink_);
+            if (it->second.reader) order_.push_back(&it->second);
         }
     }
 }
@@ -49,17 +51,9 @@ std::vector<std::string> SourceSet::take_messages() {
 IngestTotals SourceSet::totals() const {
     IngestTotals t;
     for (const Entry* entry : order_) {
-        const EventFileReader& r = *entry->reader;
+        const SourceReader& r = *entry->reader;
         ++t.files;
-        t.bytes += r.offset();
-        t.records += r.stats().records;
-        t.bad_data_crc += r.stats().bad_data_crc;
-        t.resyncs += r.stats().resyncs;
-        t.bytes_skipped += r.stats().bytes_skipped;
-        t.scalars += r.counts().scalars;
-        t.texts += r.counts().texts;
-        t.non_scalar_values += r.counts().non_scalar_values;
-        t.undecodable += r.counts().undecodable;
+        r.add_totals(t);
         if (!r.pending().empty()) ++t.pending_files;
         if (!entry->last_error.empty()) ++t.unreadable_files;
     }

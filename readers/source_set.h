@@ -11,27 +11,13 @@
 
 #include "core/identity.h"
 #include "core/point_sink.h"
-#include "readers/event_file_reader.h"
+#include "readers/reader_factory.h"
+#include "readers/source_reader.h"
 
 namespace runtop {
 
-struct IngestTotals {
-    std::uint64_t files = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t records = 0;
-    std::uint64_t scalars = 0;
-    std::uint64_t texts = 0;
-    std::uint64_t non_scalar_values = 0;
-    std::uint64_t bad_data_crc = 0;
-    std::uint64_t resyncs = 0;
-    std::uint64_t bytes_skipped = 0;
-    std::uint64_t undecodable = 0;
-    std::uint64_t pending_files = 0;  // files waiting on an incomplete or corrupt tail
-    std::uint64_t unreadable_files = 0;
-};
-
 class SourceSet {
-public:
+  public:
     explicit SourceSet(PointSink& sink) : sink_(sink) {}
 
     void add_root(RootSpec root) { roots_.push_back(std::move(root)); }
@@ -47,14 +33,15 @@ public:
     // Lines describing files that wait on an incomplete or corrupt tail.
     std::vector<std::string> pending() const;
 
-private:
+  private:
     struct Entry {
-        std::unique_ptr<EventFileReader> reader;
+        std::unique_ptr<SourceReader> reader;
         std::string last_error;
     };
     void report(std::string line);
 
     PointSink& sink_;
+    ReaderFactory factory_;
     std::vector<RootSpec> roots_;
     std::map<std::string, Entry> files_;  // by path
     std::vector<Entry*> order_;           // discovery order

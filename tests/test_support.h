@@ -52,12 +52,14 @@ public:
     void append(SeriesId id, const Point& point) override;
     void session_start(std::string_view run, int rank, std::int64_t step, double wall) override;
     void config_text(ConfigText text) override { texts.push_back(std::move(text)); }
+    void anomaly(ImportedAnomaly a) override { anomalies.push_back(std::move(a)); }
 
     std::vector<SeriesKey> keys;
     std::vector<SourceKind> kinds;
     std::vector<Scalar> scalars;
     std::vector<std::int64_t> starts;
     std::vector<ConfigText> texts;
+    std::vector<ImportedAnomaly> anomalies;
 };
 
 }  // namespace runtop::testing

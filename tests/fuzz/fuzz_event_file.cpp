@@ -71,6 +71,7 @@ public:
         calls.push_back(Call{'t', SeriesKey{t.run, t.rank, t.tag}, SourceKind::kTfEvents, t.step,
                              0, 0, std::move(t.text)});
     }
+    void anomaly(ImportedAnomaly) override {}
     std::vector<Call> calls;
 
 private:

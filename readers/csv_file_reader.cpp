@@ -1,0 +1,92 @@
+#include "readers/csv_file_reader.h"
+
+#include <fmt/format.h>
+
+#include "core/format.h"
+
+namespace runtop {
+namespace {
+
+// Enough to show what is wrong without flooding the log with one line per row.
+constexpr std::uint64_t kDescribedBadRows = 3;
+
+}  // namespace
+
+CsvFileReader::CsvFileReader(SourceFile file, PointSink& sink)
+    : file_(std::move(file)), sink_(sink), tail_(file_.path) {}
+
+Status CsvFileReader::poll() {
+    if (ignored_) return ok_status();
+    pending_.clear();
+    Status status = tail_.poll(*this);
+    if (status && tail_.removed()) pending_ = "file was removed";
+    return status;
+}
+
+std::vector<std::string> CsvFileReader::take_warnings() {
+    std::vector<std::string> out;
+    out.swap(warnings_);
+    return out;
+}
+
+void CsvFileReader::add_totals(IngestTotals& t) const {
+    t.bytes += tail_.offset();
+    t.records += rows_;
+    t.scalars += values_;
+    t.bad_rows += bad_rows_;
+}
+
+bool CsvFileReader::is_header_again(std::span<const std::string_view> fields) const {
+    return !fields.empty() && !header_.empty() && fields[0] == header_[0];
+}
+
+void CsvFileReader::bad_row(std::string_view why) {
+    ++bad_rows_;
+    if (bad_rows_ <= kDescribedBadRows) {
+        std::string line = fmt::format("{}: record {}: {}; skipped", file_.path, line_, why);
+        if (bad_rows_ == kDescribedBadRows)
+            line += " (further bad rows of this file are counted only)";
+        warn(visible(line));
+    }
+}
+
+void CsvFileReader::on_rewrite(const std::string& why) {
+    warn(fmt::format("{}: {}; reading it again from the start", file_.path, why));
+    have_header_ = false;
+    header_.clear();
+    line_ = 0;
+    on_restart();
+}
+
+std::size_t CsvFileReader::consume(const char* data, std::size_t len, bool at_eof) {
+    std::size_t used = tokenizer_.split(
+        data, len,
+        [this](std::span<const std::string_view> fields, std::size_t) { record(fields); });
+    if (ignored_) return len;
+    if (at_eof && used < len)
+        pending_ = fmt::format("incomplete last line ({} bytes) at offset {}", len - used,
+                               tail_.offset() + used);
+    return used;
+}
+
+void CsvFileReader::record(std::span<const std::string_view> fields) {
+    if (ignored_) return;
+    ++line_;
+    if (!have_header_ || is_header_again(fields)) {
+        std::string why;
+        Header verdict = on_header(fields, why);
+        if (verdict != Header::kAccepted) {
+            if (verdict == Header::kRejected)
+                warn(visible(fmt::format("{}: {}; file ignored", file_.path, why)));
+            ignored_ = true;
+            return;
+        }
+        header_.assign(fields.begin(), fields.end());
+        have_header_ = true;
+        return;
+    }
+    ++rows_;
+    on_row(fields);
+}
+
+}  // namespace runtop

@@ -1,0 +1,74 @@
+// What every CSV reader shares: tailing the file (FileTail), splitting records (CsvTokenizer),
+// the header and its repetition after a restart, counting and reporting bad rows. Subclasses
+// map a header to series and rows to points.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "readers/csv_tokenizer.h"
+#include "readers/file_tail.h"
+#include "readers/source_reader.h"
+
+namespace runtop {
+
+class CsvFileReader : public SourceReader, private TailConsumer {
+  public:
+    CsvFileReader(SourceFile file, PointSink& sink);
+
+    Status poll() override;
+    const SourceFile& file() const override { return file_; }
+    const std::string& pending() const override { return pending_; }
+    std::vector<std::string> take_warnings() override;
+    void add_totals(IngestTotals& totals) const override;
+
+    std::uint64_t rows() const { return rows_; }
+    std::uint64_t bad_rows() const { return bad_rows_; }
+    // The header did not fit this reader: the file is left alone from then on.
+    bool ignored() const { return ignored_; }
+
+  protected:
+    enum class Header { kAccepted, kNotOurs, kRejected };
+    // The first record. kNotOurs: silently ignore the file (a CSV that holds no metrics);
+    // kRejected: ignore it with a warning naming `why`.
+    virtual Header on_header(std::span<const std::string_view> fields, std::string& why) = 0;
+    // Whether a later record is the header written again (DeepSpeed writes it after every
+    // restart). The default: its first cell equals the header's first name.
+    virtual bool is_header_again(std::span<const std::string_view> fields) const;
+    virtual void on_row(std::span<const std::string_view> fields) = 0;
+    // The file was rewritten and will be read again from the start.
+    virtual void on_restart() {}
+
+    void warn(std::string message) { warnings_.push_back(std::move(message)); }
+    // Counts a skipped row; the first few of each file are described in a warning.
+    void bad_row(std::string_view why);
+    // Points from files without timestamps carry the file's modification time when read:
+    // live, that is when the row was written; for a backfill, when the file was last written.
+    double wall_time() const { return tail_.mtime(); }
+    const std::vector<std::string>& header() const { return header_; }
+
+    SourceFile file_;
+    PointSink& sink_;
+    std::uint64_t values_ = 0;
+
+  private:
+    void on_rewrite(const std::string& why) override;
+    std::size_t consume(const char* data, std::size_t len, bool at_eof) override;
+    void record(std::span<const std::string_view> fields);
+
+    FileTail tail_;
+    CsvTokenizer tokenizer_;
+    std::vector<std::string> header_;
+    bool have_header_ = false;
+    bool ignored_ = false;
+    std::string pending_;
+    std::vector<std::string> warnings_;
+    std::uint64_t rows_ = 0;
+    std::uint64_t bad_rows_ = 0;
+    std::uint64_t line_ = 0;  // records seen in this pass, for messages
+};
+
+}  // namespace runtop

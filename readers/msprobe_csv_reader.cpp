@@ -1,0 +1,164 @@
+#include "readers/msprobe_csv_reader.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "core/identity.h"
+#include "readers/number_text.h"
+
+namespace runtop {
+namespace {
+
+bool all_digits(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+// Strips "_<a>-<b>" (and a following "_part_<k>") from the end of a stem; "" if absent.
+std::string_view strip_range(std::string_view stem, std::string_view marker) {
+    std::size_t part = stem.rfind("_part_");
+    if (part != std::string_view::npos && all_digits(stem.substr(part + 6)))
+        stem = stem.substr(0, part);
+    std::size_t dash = stem.rfind('-');
+    if (dash == std::string_view::npos || !all_digits(stem.substr(dash + 1))) return {};
+    std::size_t us = stem.rfind(marker, dash);
+    if (us == std::string_view::npos || us == 0) return {};
+    if (!all_digits(stem.substr(us + marker.size(), dash - us - marker.size()))) return {};
+    return stem.substr(0, us);
+}
+
+bool is_ident(std::string_view s) {
+    if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+}
+
+}  // namespace
+
+std::string msprobe_csv_prefix(std::string_view basename, bool v2) {
+    if (!basename.ends_with(".csv")) return {};
+    std::string_view stem = basename.substr(0, basename.size() - 4);
+    std::string_view prefix = strip_range(stem, v2 ? "_step" : "_");
+    if (!is_ident(prefix)) return {};
+    // "foo_step0-9.csv" is a v2 name; as a v1 name its prefix would end in "_step".
+    if (!v2 && strip_range(stem, "_step").size()) return {};
+    return std::string(prefix);
+}
+
+MsProbeCsvReader::MsProbeCsvReader(SourceFile file, PointSink& sink)
+    : CsvFileReader(std::move(file), sink),
+      v2_(file_.format == SourceFormat::kMsProbeV2Csv),
+      kind_(v2_ ? SourceKind::kMsProbeV2Csv : SourceKind::kMsProbeCsv) {
+    std::string_view base = file_.path;
+    if (std::size_t slash = base.rfind('/'); slash != std::string_view::npos)
+        base = base.substr(slash + 1);
+    prefix_ = msprobe_csv_prefix(base, v2_);
+}
+
+CsvFileReader::Header MsProbeCsvReader::on_header(std::span<const std::string_view> fields,
+                                                  std::string& why) {
+    if (prefix_.empty()) {
+        why = "not an msProbe monitor CSV file name";
+        return Header::kRejected;
+    }
+    vpp_col_ = name_col_ = step_col_ = micro_col_ = scope_col_ = -1;
+    op_cols_.clear();
+    op_names_.clear();
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        std::string_view f = fields[i];
+        int col = static_cast<int>(i);
+        if (f == "vpp_stage")
+            vpp_col_ = col;
+        else if (f == "name" || f == "module_name")
+            name_col_ = col;
+        else if (f == "step")
+            step_col_ = col;
+        else if (f == "micro_step")
+            micro_col_ = col;
+        else if (f == "scope")
+            scope_col_ = col;
+        else if (f == "shape" || f == "dtype")
+            continue;  // text, not a statistic
+        else {
+            op_cols_.push_back(col);
+            op_names_.emplace_back(f);
+        }
+    }
+    if (name_col_ < 0 || step_col_ < 0) {
+        why = "header has no name and step columns, not an msProbe monitor CSV";
+        return Header::kRejected;
+    }
+    // A header written again (after dynamic_on re-enabled collection) may name other ops.
+    on_restart();
+    return Header::kAccepted;
+}
+
+void MsProbeCsvReader::on_restart() {
+    keys_.clear();
+    key_index_.clear();
+    last_ = nullptr;
+}
+
+MsProbeCsvReader::RowKey& MsProbeCsvReader::row_key(std::span<const std::string_view> fields) {
+    scratch_.clear();
+    auto cell = [&](int col) {
+        return col < 0 ? std::string_view() : fields[static_cast<std::size_t>(col)];
+    };
+    std::string_view vpp = cell(vpp_col_), micro = cell(micro_col_), scope = cell(scope_col_);
+    scratch_.append(vpp).push_back('\x1f');
+    scratch_.append(cell(name_col_)).push_back('\x1f');
+    scratch_.append(micro).push_back('\x1f');
+    scratch_.append(scope);
+    if (last_ && last_->next && last_->next->key == scratch_) return *(last_ = last_->next);
+    RowKey* found;
+    if (auto it = key_index_.find(scratch_); it != key_index_.end()) {
+        found = it->second;
+    } else {
+        RowKey& k = keys_.emplace_back();
+        k.key = scratch_;
+        // The series name: [<slug>/<scope>/ | <prefix>/][<vpp>:]<name>[:<micro>]/<op>
+        std::string base = prefix_ + "/";
+        if (v2_ && scope_col_ >= 0) base.append(scope).push_back('/');
+        if (!vpp.empty() && vpp != "0" && vpp != "-1") base.append(vpp).push_back(':');
+        base.append(cell(name_col_));
+        if (micro_col_ >= 0 && !micro.empty()) base.append(":").append(micro);
+        base.push_back('/');
+        k.ids.reserve(op_names_.size());
+        for (const std::string& op : op_names_)
+            k.ids.push_back(sink_.series(SeriesKey{file_.run, file_.rank, base + op}, kind_));
+        key_index_.emplace(k.key, &k);
+        found = &k;
+    }
+    if (last_) last_->next = found;
+    last_ = found;
+    return *found;
+}
+
+void MsProbeCsvReader::on_row(std::span<const std::string_view> fields) {
+    if (fields.size() != header().size()) {
+        // PyTorch comm-op rows in other_*.csv are one column short (FORMATS.md §1.3), and a
+        // dynamic re-configuration can append rows of another width under the old header.
+        bad_row(fmt::format("{} fields where the header has {}", fields.size(), header().size()));
+        return;
+    }
+    std::int64_t step;
+    if (!parse_step(fields[static_cast<std::size_t>(step_col_)], step)) {
+        bad_row("step is not an integer");
+        return;
+    }
+    RowKey& key = row_key(fields);
+    const double wall = wall_time();
+    for (std::size_t i = 0; i < op_cols_.size(); ++i) {
+        std::string_view cell = fields[static_cast<std::size_t>(op_cols_[i])];
+        double v;
+        if (cell.empty() || !parse_value(cell, v)) continue;  // "id" of a non-scalar is empty
+        sink_.append(key.ids[i], Point{step, wall, v});
+        ++values_;
+    }
+}
+
+}  // namespace runtop

@@ -1,0 +1,57 @@
+// msProbe monitor CSVs (FORMATS.md §1.2, §1.3, §1.8): one row per (module or parameter,
+// step[, micro step]), one column per statistic ("op"). Every numeric op column becomes a
+// series; `shape` and `dtype` are text and skipped. Columns are found by name, so headers
+// with or without micro_step, with or without shape/dtype, in any order, all read alike.
+//
+// Tags (DESIGN.md §2):
+//   monitor      `<prefix>_<a>-<b>.csv`      -> <prefix>/[<vpp>:]<name>[:<micro>]/<op>
+//   monitor_v2   `<slug>_step<a>-<b>.csv`    -> <slug>/<scope>/[<vpp>:]<module>[:<micro>]/<op>
+// with the vpp prefix only for a vpp_stage other than 0 (and -1, "unknown", in v2).
+#pragma once
+
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "readers/csv_file_reader.h"
+
+namespace runtop {
+
+// The prefix (or slug) of an msProbe CSV file name, or "" when the name is not one:
+// "exp_avg_sq_0-4.csv" -> "exp_avg_sq", "actv_5-9_part_1.csv" -> "actv",
+// "module_step0-9.csv" -> "module" (v2 when `v2`).
+std::string msprobe_csv_prefix(std::string_view basename, bool v2);
+
+class MsProbeCsvReader final : public CsvFileReader {
+  public:
+    MsProbeCsvReader(SourceFile file, PointSink& sink);
+
+  private:
+    Header on_header(std::span<const std::string_view> fields, std::string& why) override;
+    void on_row(std::span<const std::string_view> fields) override;
+    void on_restart() override;
+
+    struct RowKey {
+        std::string key;            // the identifying cells, joined
+        std::vector<SeriesId> ids;  // one per op column
+        RowKey* next = nullptr;     // the row that followed it last time
+    };
+    RowKey& row_key(std::span<const std::string_view> fields);
+
+    bool v2_;
+    std::string prefix_;
+    SourceKind kind_;
+    int vpp_col_ = -1, name_col_ = -1, step_col_ = -1, micro_col_ = -1, scope_col_ = -1;
+    std::vector<int> op_cols_;
+    std::vector<std::string> op_names_;
+
+    // Rows come in the same order every step (hook registration order): predicting the next
+    // row's key from the previous one makes most lookups one string compare.
+    std::deque<RowKey> keys_;
+    std::unordered_map<std::string_view, RowKey*> key_index_;
+    RowKey* last_ = nullptr;
+    std::string scratch_;
+};
+
+}  // namespace runtop

@@ -1,0 +1,35 @@
+#include "readers/reader_factory.h"
+
+#include "readers/event_file_reader.h"
+#include "readers/msprobe_csv_reader.h"
+#include "readers/step_table_csv_reader.h"
+
+namespace runtop {
+
+ReaderFactory::ReaderFactory() = default;
+ReaderFactory::~ReaderFactory() = default;
+
+std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& sink) {
+    switch (file.format) {
+        case SourceFormat::kEventFile:
+            return std::make_unique<EventFileReader>(std::move(file), sink);
+        case SourceFormat::kMsProbeCsv:
+        case SourceFormat::kMsProbeV2Csv:
+            return std::make_unique<MsProbeCsvReader>(std::move(file), sink);
+        case SourceFormat::kDeepSpeedCsv:
+        case SourceFormat::kLightningCsv:
+        case SourceFormat::kPlainCsv:
+            return std::make_unique<StepTableCsvReader>(std::move(file), sink);
+        case SourceFormat::kDeepSpeedConfig:
+            return std::make_unique<KeyValueCsvReader>(std::move(file), sink);
+        case SourceFormat::kMsProbeAnomaly:
+        case SourceFormat::kMsProbeAnomalyAnalyse:
+        case SourceFormat::kHfTrainerState:
+        case SourceFormat::kOumiTelemetry:
+        case SourceFormat::kLightningHparams:
+            return nullptr;
+    }
+    return nullptr;
+}
+
+}  // namespace runtop

@@ -1,0 +1,21 @@
+// Makes the reader for a file's format; holds what readers of one set share.
+#pragma once
+
+#include <memory>
+
+#include "core/point_sink.h"
+#include "readers/source_reader.h"
+
+namespace runtop {
+
+class ReaderFactory {
+  public:
+    ReaderFactory();
+    ~ReaderFactory();
+    ReaderFactory(const ReaderFactory&) = delete;
+    ReaderFactory& operator=(const ReaderFactory&) = delete;
+
+    std::unique_ptr<SourceReader> make(SourceFile file, PointSink& sink);
+};
+
+}  // namespace runtop

@@ -1,0 +1,74 @@
+// The interface every per-file reader implements, and what the SourceSet knows of a file.
+// One reader per data file keeps its own position, reads only what is new on poll(), turns
+// it into PointSink calls, and describes bad input in warnings rather than failing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/identity.h"
+#include "core/point_sink.h"
+#include "core/result.h"
+
+namespace runtop {
+
+// What a file holds, decided from its name (and for plain CSVs, from its header).
+enum class SourceFormat : std::uint8_t {
+    kEventFile,              // TensorBoard / MindSpore event file
+    kMsProbeCsv,             // msProbe monitor `<prefix>_<a>-<b>[_part_K].csv`
+    kMsProbeV2Csv,           // msProbe monitor_v2 `<slug>_step<a>-<b>.csv`
+    kMsProbeAnomaly,         // msProbe `anomaly_detected/rank<R>/anomaly.json`
+    kMsProbeAnomalyAnalyse,  // msProbe offline `anomaly_analyse.json`
+    kDeepSpeedCsv,           // DeepSpeed csv_monitor `Train_Samples_<name>.csv` etc.
+    kDeepSpeedConfig,        // DeepSpeed `deepspeed_config.csv` (key,value)
+    kLightningCsv,           // Lightning `metrics.csv`
+    kLightningHparams,       // Lightning `hparams.yaml`
+    kHfTrainerState,         // Hugging Face `trainer_state.json`
+    kOumiTelemetry,          // Oumi `telemetry_callback_*.json` (written once, at the end)
+    kPlainCsv,               // any other `.csv`: its header decides (step column or not)
+};
+std::string_view source_format_name(SourceFormat format);
+
+// Where a data file sits in the identity scheme (DESIGN.md §2); made by discovery.
+struct SourceFile {
+    std::string path;
+    std::string run;
+    int rank = kNoRank;
+    SourceFormat format = SourceFormat::kEventFile;
+};
+
+// Sums over every reader, for `ls` and the status bar.
+struct IngestTotals {
+    std::uint64_t files = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t records = 0;  // event records, CSV data rows, JSON entries
+    std::uint64_t scalars = 0;
+    std::uint64_t texts = 0;
+    std::uint64_t non_scalar_values = 0;
+    std::uint64_t bad_data_crc = 0;
+    std::uint64_t resyncs = 0;
+    std::uint64_t bytes_skipped = 0;
+    std::uint64_t undecodable = 0;
+    std::uint64_t bad_rows = 0;       // CSV rows that did not fit their header, skipped
+    std::uint64_t anomalies = 0;      // imported from the job's own monitor
+    std::uint64_t pending_files = 0;  // files waiting on an incomplete or corrupt tail
+    std::uint64_t unreadable_files = 0;
+};
+
+class SourceReader {
+  public:
+    virtual ~SourceReader() = default;
+    // Reads whatever is new. An error means the file could not be opened or read at all; the
+    // caller reports it. Problems inside the file are counted and described in warnings.
+    virtual Status poll() = 0;
+    virtual const SourceFile& file() const = 0;
+    // Why the reader waits rather than being at the end of the file, or "".
+    virtual const std::string& pending() const = 0;
+    // One line each, naming the file and the reason; cleared by the call.
+    virtual std::vector<std::string> take_warnings() = 0;
+    // Adds this reader's counts (not files/pending/unreadable, which the set counts).
+    virtual void add_totals(IngestTotals& totals) const = 0;
+};
+
+}  // namespace runtop

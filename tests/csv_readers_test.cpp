@@ -1,0 +1,304 @@
+// msProbe, DeepSpeed and Lightning CSV readers on fixtures written here: header variants,
+// quoting, partial lines, bad rows, repeated headers, rewrites, truncation, replacement.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "readers/msprobe_csv_reader.h"
+#include "readers/step_table_csv_reader.h"
+#include "tests/test_support.h"
+
+namespace runtop {
+namespace {
+
+using testing::append_file;
+using testing::RecordingSink;
+using testing::TempDir;
+using testing::write_file;
+
+// tag@step -> value, and how often each was delivered.
+struct Delivered {
+    std::map<std::string, double> value;
+    std::map<std::string, int> count;
+};
+
+Delivered delivered(const RecordingSink& sink, int rank = kNoRank) {
+    Delivered d;
+    for (const auto& s : sink.scalars) {
+        if (rank != kNoRank) {
+            EXPECT_EQ(s.key.rank, rank);
+        }
+        std::string id = s.key.tag + "@" + std::to_string(s.point.step);
+        d.value[id] = s.point.value;
+        ++d.count[id];
+    }
+    return d;
+}
+
+bool has_warning(std::vector<std::string> warnings, std::string_view text) {
+    for (const std::string& w : warnings)
+        if (w.find(text) != std::string::npos) return true;
+    return false;
+}
+
+TEST(MsProbeCsv, PrefixesAreAnchored) {
+    EXPECT_EQ(msprobe_csv_prefix("exp_avg_sq_0-4.csv", false), "exp_avg_sq");
+    EXPECT_EQ(msprobe_csv_prefix("exp_avg_0-4.csv", false), "exp_avg");
+    EXPECT_EQ(msprobe_csv_prefix("actv_grad_10-14.csv", false), "actv_grad");
+    EXPECT_EQ(msprobe_csv_prefix("actv_5-9_part_1.csv", false), "actv");
+    EXPECT_EQ(msprobe_csv_prefix("moe_router_logit_hook_0-0.csv", false), "moe_router_logit_hook");
+    EXPECT_EQ(msprobe_csv_prefix("module_step0-9.csv", true), "module");
+    EXPECT_EQ(msprobe_csv_prefix("weight_grad_step10-19.csv", true), "weight_grad");
+    EXPECT_EQ(msprobe_csv_prefix("module_step0-9.csv", false), "");
+    EXPECT_EQ(msprobe_csv_prefix("stack_info.csv", false), "");
+    EXPECT_EQ(msprobe_csv_prefix("grad_0-4.txt", false), "");
+    EXPECT_EQ(msprobe_csv_prefix("_0-4.csv", false), "");
+    EXPECT_EQ(msprobe_csv_prefix("grad_a-4.csv", false), "");
+}
+
+TEST(MsProbeCsv, CurrentLayoutWithMicroStepQuotedShapeAndNonFinite) {
+    TempDir dir;
+    std::string path = dir / "actv_10-14.csv";
+    write_file(
+        path,
+        "vpp_stage,name,step,micro_step,min,max,mean,norm,zeros,nans,shape,dtype\n"
+        "0,act.output,10,0,0.0,0.949156,0.147519,2.129658,0.546875,0,\"[4, 16]\",torch.float32\n"
+        "0,fc1.output,10,1,-inf,inf,nan,inf,0.0,0,\"[4, 16]\",torch.float32\n"
+        "1,fc1.input,11,0,-0.0,1e-06,1.5e+20,nan,0.0,1,\"[4, 8]\",torch.float32\n"
+        "0,.input,0,0,nan,nan,nan,nan,nan,nan,nan,nan\n");
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{path, "mon", 3, SourceFormat::kMsProbeCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(reader.take_warnings().empty());
+    Delivered d = delivered(sink, 3);
+    EXPECT_EQ(sink.scalars.size(), 24u);  // 4 rows x 6 ops; shape and dtype are text
+    EXPECT_EQ(d.value["actv/act.output:0/max@10"], 0.949156);
+    EXPECT_EQ(d.value["actv/act.output:0/nans@10"], 0);
+    EXPECT_TRUE(std::isinf(d.value["actv/fc1.output:1/min@10"]) &&
+                d.value["actv/fc1.output:1/min@10"] < 0);
+    EXPECT_TRUE(std::isnan(d.value["actv/fc1.output:1/mean@10"]));
+    EXPECT_EQ(d.value["actv/1:fc1.input:0/mean@11"], 1.5e20);  // vpp 1 prefixes the name
+    EXPECT_TRUE(std::signbit(d.value["actv/1:fc1.input:0/min@11"]));
+    EXPECT_TRUE(std::isnan(d.value["actv/.input:0/zeros@0"]));  // a row nan in every column
+    EXPECT_EQ(sink.kinds[0], SourceKind::kMsProbeCsv);
+}
+
+TEST(MsProbeCsv, LegacyHeadersAndColumnOrder) {
+    TempDir dir;
+    // Before shape/dtype were appended (2025-05), and without vpp_stage: found by name.
+    std::string legacy = dir / "grad_reduced_0-4.csv";
+    write_file(legacy, "name,step,norm,max\nlayers.0.weight,3,0.5,0.25\n");
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{legacy, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    Delivered d = delivered(sink);
+    EXPECT_EQ(d.value["grad_reduced/layers.0.weight/norm@3"], 0.5);
+    EXPECT_EQ(d.value["grad_reduced/layers.0.weight/max@3"], 0.25);
+
+    std::string bad = dir / "param_origin_0-4.csv";
+    write_file(bad, "what,ever\n1,2\n");
+    MsProbeCsvReader rejected(SourceFile{bad, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
+    ASSERT_TRUE(rejected.poll());
+    EXPECT_TRUE(rejected.ignored());
+    EXPECT_TRUE(has_warning(rejected.take_warnings(), "no name and step columns"));
+}
+
+TEST(MsProbeCsv, MonitorV2CrlfWithScope) {
+    TempDir dir;
+    std::string path = dir / "weight_grad_step0-9.csv";
+    write_file(path,
+               "vpp_stage,step,module_name,scope,micro_step,min,max,mean,norm,nans\r\n"
+               "-1,0,0.weight,reduced,1,-0.1637548804283142,0.161960631608963,"
+               "-0.0019810209050774574,0.6090776324272156,0.0\r\n"
+               "2,1,0.weight,unreduced,0,1,2,3,4,0\r\n");
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{path, "out", 1, SourceFormat::kMsProbeV2Csv}, sink);
+    ASSERT_TRUE(reader.poll());
+    Delivered d = delivered(sink);
+    EXPECT_EQ(d.value["weight_grad/reduced/0.weight:1/norm@0"], 0.6090776324272156);
+    EXPECT_EQ(d.value["weight_grad/unreduced/2:0.weight:0/mean@1"], 3);
+    EXPECT_EQ(sink.kinds[0], SourceKind::kMsProbeV2Csv);
+}
+
+TEST(MsProbeCsv, ShortRowsAreReportedNotFatal) {
+    TempDir dir;
+    std::string path = dir / "other_0-4.csv";
+    // PyTorch's comm-op rows in other_*.csv lack the vpp prefix and so a column.
+    write_file(path,
+               "vpp_stage,name,step,min,max,shape,dtype\n"
+               "0,fc1.weight,0,1.0,1.0,[],torch.float32\n"
+               "all_reduce,0,post_0,1.0,[],torch.float32\n"
+               "0,fc1.weight,1,2.0,2.0,[],torch.float32\n");
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{path, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_EQ(reader.bad_rows(), 1u);
+    std::vector<std::string> warnings = reader.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find(path), std::string::npos);
+    EXPECT_NE(warnings[0].find("6 fields where the header has 7"), std::string::npos);
+    EXPECT_EQ(sink.scalars.size(), 4u);
+}
+
+TEST(MsProbeCsv, HeaderOnlyThenRowsAppendedLineAndByteWise) {
+    TempDir dir;
+    std::string path = dir / "grad_reduced_0-4.csv";
+    write_file(path, "vpp_stage,name,step,norm,shape,dtype\n");  // msProbe's first write
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{path, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(sink.scalars.empty());
+    EXPECT_TRUE(reader.pending().empty());
+    std::string rows;
+    for (int step = 0; step < 5; ++step)
+        for (const char* name : {"a.weight", "b.weight", "c.bias"})
+            rows += "0," + std::string(name) + "," + std::to_string(step) + "," +
+                    std::to_string(step + 0.5) + ",\"[4, 2]\",torch.float32\n";
+    // Half the rows appended whole, the rest byte by byte, polling after each write.
+    std::size_t half = rows.size() / 2;
+    append_file(path, rows.substr(0, half));
+    ASSERT_TRUE(reader.poll());
+    for (std::size_t i = half; i < rows.size(); ++i) {
+        append_file(path, rows.substr(i, 1));
+        ASSERT_TRUE(reader.poll());
+        if (rows[i] != '\n') {
+            EXPECT_FALSE(reader.pending().empty()) << i;
+        }
+    }
+    Delivered d = delivered(sink);
+    EXPECT_EQ(sink.scalars.size(), 15u);
+    for (const auto& [id, n] : d.count) EXPECT_EQ(n, 1) << id;
+    EXPECT_EQ(d.value["grad_reduced/c.bias/norm@4"], 4.5);
+    EXPECT_TRUE(reader.take_warnings().empty());
+}
+
+TEST(MsProbeCsv, TruncateAndRewriteIsReadAgain) {
+    TempDir dir;
+    std::string path = dir / "param_updated_0-4.csv";
+    write_file(path, "vpp_stage,name,step,norm\n0,w,0,1.0\n0,w,1,2.0\n0,w,2,3.0\n");
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{path, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    write_file(path, "vpp_stage,name,step,norm\n0,w,0,9.0\n");  // truncated and rewritten shorter
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(has_warning(reader.take_warnings(), "shrank"));
+    ASSERT_EQ(sink.scalars.size(), 4u);
+    EXPECT_EQ(sink.scalars.back().point.value, 9.0);
+    // Rewritten longer with different leading bytes: noticed although the size grew.
+    write_file(path, "vpp_stage,name,step,norm\n0,w,0,7.0\n0,w,1,8.0\n0,w,2,9.5\n0,w,3,1.5\n");
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(has_warning(reader.take_warnings(), "rewritten"));
+    EXPECT_EQ(sink.scalars.size(), 8u);
+    EXPECT_EQ(sink.scalars.back().point.value, 1.5);
+}
+
+TEST(MsProbeCsv, RenameOverIsANewFile) {
+    TempDir dir;
+    std::string path = dir / "exp_avg_0-4.csv";
+    write_file(path, "vpp_stage,name,step,norm\n0,w,0,1.0\n");
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{path, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    write_file(dir / "tmp.csv", "vpp_stage,name,step,norm\n0,w,0,1.0\n0,w,1,5.0\n");
+    ASSERT_EQ(::rename((dir / "tmp.csv").c_str(), path.c_str()), 0);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(has_warning(reader.take_warnings(), "replaced"));
+    ASSERT_EQ(sink.scalars.size(), 3u);
+    EXPECT_EQ(sink.scalars.back().point.value, 5.0);
+    // Deleted: what was read stays, and the reader says why it waits.
+    ASSERT_EQ(::unlink(path.c_str()), 0);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_EQ(reader.pending(), "file was removed");
+}
+
+TEST(DeepSpeedCsv, RepeatedHeaderCrlfAndTensorCells) {
+    TempDir dir;
+    std::string path = dir / "Train_Samples_train_loss.csv";
+    write_file(path,
+               "step,train_loss\r\n32,2.524771754354597\r\n256,nan\r\n"
+               "step,train_loss\r\n224,\"tensor(2.25, device='cuda:0')\"\r\n352,inf\r\n");
+    RecordingSink sink;
+    StepTableCsvReader reader(SourceFile{path, "ds", kNoRank, SourceFormat::kDeepSpeedCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(reader.take_warnings().empty());
+    ASSERT_EQ(sink.scalars.size(), 4u);
+    EXPECT_EQ(sink.scalars[0].key.tag, "Train/Samples/train_loss");
+    EXPECT_EQ(sink.scalars[0].point.value, 2.524771754354597);
+    EXPECT_TRUE(std::isnan(sink.scalars[1].point.value));
+    EXPECT_EQ(sink.scalars[2].point.step, 224);  // after the restart, the step went back
+    EXPECT_EQ(sink.scalars[2].point.value, 2.25);
+    EXPECT_EQ(sink.kinds[0], SourceKind::kDeepSpeedCsv);
+    EXPECT_EQ(step_axis(sink.kinds[0], sink.scalars[0].key.tag), StepAxis::kSamples);
+}
+
+TEST(DeepSpeedCsv, TagsFromFileNames) {
+    EXPECT_EQ(deepspeed_tag_of_file("Train_Samples_lr.csv"), "Train/Samples/lr");
+    EXPECT_EQ(deepspeed_tag_of_file("Train_Eigenvalues_ModelBlockParam_0.csv"),
+              "Train/Eigenvalues/ModelBlockParam_0");
+    EXPECT_EQ(deepspeed_tag_of_file("my_metric.csv"), "my_metric");
+}
+
+TEST(DeepSpeedCsv, ConfigKeyValues) {
+    TempDir dir;
+    std::string path = dir / "deepspeed_config.csv";
+    write_file(path, "train_batch_size,32\r\nfp16,\"{'enabled': True, 'loss_scale': 0}\"\r\n");
+    RecordingSink sink;
+    KeyValueCsvReader reader(SourceFile{path, "ds", kNoRank, SourceFormat::kDeepSpeedConfig}, sink);
+    ASSERT_TRUE(reader.poll());
+    ASSERT_EQ(sink.texts.size(), 2u);
+    EXPECT_EQ(sink.texts[0].tag, "train_batch_size");
+    EXPECT_EQ(sink.texts[0].text, "32");
+    EXPECT_EQ(sink.texts[1].text, "{'enabled': True, 'loss_scale': 0}");
+}
+
+TEST(LightningCsv, SparseColumnsAndRewriteWithNewKeyDeliverEachPointOnce) {
+    TempDir dir;
+    std::string path = dir / "metrics.csv";
+    write_file(path, "epoch,step,train_loss\r\n0,1,1.5\r\n0,3,1.25\r\n");
+    RecordingSink sink;
+    StepTableCsvReader reader(SourceFile{path, "lt", kNoRank, SourceFormat::kLightningCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_EQ(sink.scalars.size(), 4u);
+    // A new key: Lightning >= 2.1 rewrites the whole file with the sorted union header.
+    write_file(
+        path, "epoch,step,train_loss,val_acc\r\n0,1,1.5,\r\n0,3,1.25,\r\n0,3,,0.5\r\n1,5,nan,\r\n");
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(has_warning(reader.take_warnings(), "rewritten"));
+    Delivered d = delivered(sink);
+    // Every cell once; epoch@3 twice because two rows (train and val) carry it.
+    for (const auto& [id, n] : d.count) EXPECT_EQ(n, id == "epoch@3" ? 2 : 1) << id;
+    EXPECT_EQ(d.value["val_acc@3"], 0.5);
+    EXPECT_TRUE(std::isnan(d.value["train_loss@5"]));
+    EXPECT_EQ(d.value["epoch@5"], 1);
+    EXPECT_EQ(sink.scalars.size(), 8u);
+    // Older Lightning rewrites the whole file every flush, same header: only new rows count.
+    write_file(path,
+               "epoch,step,train_loss,val_acc\r\n0,1,1.5,\r\n0,3,1.25,\r\n0,3,,0.5\r\n1,5,nan,\r\n"
+               "1,7,0.75,\r\n");
+    ASSERT_TRUE(reader.poll());
+    EXPECT_EQ(sink.scalars.size(), 10u);
+}
+
+TEST(PlainCsv, AStepColumnMakesItMetricsOtherwiseIgnoredSilently) {
+    TempDir dir;
+    std::string metrics = dir / "run1__metrics.csv";
+    write_file(metrics, "train/loss,step\n0.5,10\n");
+    std::string data = dir / "dataset.csv";
+    write_file(data, "text,label\nhello,1\n");
+    RecordingSink sink;
+    StepTableCsvReader m(SourceFile{metrics, "r", kNoRank, SourceFormat::kPlainCsv}, sink);
+    StepTableCsvReader other(SourceFile{data, "r", kNoRank, SourceFormat::kPlainCsv}, sink);
+    ASSERT_TRUE(m.poll());
+    ASSERT_TRUE(other.poll());
+    EXPECT_TRUE(other.ignored());
+    EXPECT_TRUE(other.take_warnings().empty());
+    ASSERT_EQ(sink.scalars.size(), 1u);
+    EXPECT_EQ(sink.scalars[0].key.tag, "train/loss");
+    EXPECT_EQ(sink.kinds[0], SourceKind::kLightningCsv);
+}
+
+}  // namespace
+}  // namespace runtop
