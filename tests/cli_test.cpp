@@ -17,7 +17,7 @@ using testing::run_runtop;
 using testing::TempDir;
 
 class Cli : public ::testing::Test {
-protected:
+  protected:
     static void SetUpTestSuite() {
         dir_ = new TempDir();
         auto r = run_runtop({"demo", "--no-ui", "--dir", dir_->path() + "/demo", "--ranks", "4",
@@ -30,8 +30,11 @@ protected:
 };
 TempDir* Cli::dir_ = nullptr;
 
+// The demo's TensorBoard half: tags under train/, eval/, gpu/ and weights/.
+const char* const kTensorBoardTags = "^(train|eval|gpu|weights)/";
+
 TEST_F(Cli, LsCsvListsEverySeries) {
-    auto r = run_runtop({"ls", "--format", "csv", demo()});
+    auto r = run_runtop({"ls", "--format", "csv", "--filter", kTensorBoardTags, demo()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::vector<std::string> rows = testing::split_lines(r.out);
     ASSERT_EQ(rows.size(), 1u + 4 * 12);
@@ -51,7 +54,7 @@ TEST_F(Cli, LsTextIsAnAlignedTable) {
 }
 
 TEST_F(Cli, DumpCsvHasEveryPointAndTheInjectedNaN) {
-    auto r = run_runtop({"dump", demo()});
+    auto r = run_runtop({"dump", "--filter", kTensorBoardTags, demo()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::vector<std::string> rows = testing::split_lines(r.out);
     EXPECT_EQ(rows[0], "run,rank,tag,step,wall_time,value");
@@ -67,6 +70,32 @@ TEST_F(Cli, DumpCsvHasEveryPointAndTheInjectedNaN) {
     for (const std::string& row : rows)
         if (row.rfind(nan_prefix, 0) == 0) found = row.substr(row.size() - 4) == ",nan";
     EXPECT_TRUE(found) << nan_prefix;
+}
+
+TEST_F(Cli, DemoWritesMsProbeMonitorOutputWithItsNaN) {
+    auto r = run_runtop({"ls", "--format", "csv", demo() + "/monitor_output"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rows = testing::split_lines(r.out);
+    // 4 ranks x 8 parameters x (grad_reduced, exp_avg, exp_avg_sq, param_updated) x 5 ops.
+    ASSERT_EQ(rows.size(), 1u + 4 * 8 * 4 * 5);
+    EXPECT_NE(r.err.find("0 bad rows"), std::string::npos) << r.err;
+    DemoOptions o;
+    o.ranks = 4;
+    o.steps = 300;
+    DemoTrouble t = DemoRun::trouble_for(o);
+    auto dump = run_runtop({"dump", "--filter", "^grad_reduced/layers\\.0\\.weight/norm$",
+                            "--ranks", std::to_string(t.nan_rank), demo() + "/monitor_output"});
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    std::vector<std::string> points = testing::split_lines(dump.out);
+    ASSERT_EQ(points.size(), 1u + 300);
+    std::string nan_row = points.at(1 + static_cast<std::size_t>(t.nan_step));
+    EXPECT_EQ(
+        nan_row.rfind("monitor_output," + std::to_string(t.nan_rank) +
+                          ",grad_reduced/layers.0.weight/norm," + std::to_string(t.nan_step) + ",",
+                      0),
+        0u)
+        << nan_row;
+    EXPECT_EQ(nan_row.substr(nan_row.size() - 4), ",nan");
 }
 
 TEST_F(Cli, DumpJsonlFilteredByTagAndRank) {
@@ -136,7 +165,8 @@ TEST(CliErrors, ControlCharactersInTagsAreNeverWrittenRaw) {
     EXPECT_EQ(ls.out.find('\x1b'), std::string::npos);
     EXPECT_NE(ls.out.find("evil\\x1b[2J\\x07tag"), std::string::npos) << ls.out;
     auto jsonl = run_runtop({"dump", "--format", "jsonl", dir.path()});
-    EXPECT_EQ(nlohmann::json::parse(testing::split_lines(jsonl.out).at(0))["tag"], "evil\x1b[2J\x07tag");
+    EXPECT_EQ(nlohmann::json::parse(testing::split_lines(jsonl.out).at(0))["tag"],
+              "evil\x1b[2J\x07tag");
 }
 
 }  // namespace

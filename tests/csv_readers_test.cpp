@@ -7,7 +7,9 @@
 #include <map>
 #include <string>
 
+#include "core/store.h"
 #include "readers/msprobe_csv_reader.h"
+#include "readers/source_set.h"
 #include "readers/step_table_csv_reader.h"
 #include "tests/test_support.h"
 
@@ -212,6 +214,40 @@ TEST(MsProbeCsv, RenameOverIsANewFile) {
     ASSERT_EQ(::unlink(path.c_str()), 0);
     ASSERT_TRUE(reader.poll());
     EXPECT_EQ(reader.pending(), "file was removed");
+}
+
+TEST(MsProbeCsv, RestartInANewRunDirReplacesFromTheResumedStep) {
+    TempDir dir;
+    // The first process (November 30) wrote steps 0..9; the job resumed from step 5 on
+    // December 1 in a new run dir. Name order would read December first.
+    std::string old_dir = dir / "Nov30_23-00-00-rank0-aaaaaaaa";
+    std::string new_dir = dir / "Dec01_01-00-00-rank0-bbbbbbbb";
+    testing::make_dirs(old_dir);
+    testing::make_dirs(new_dir);
+    std::string header = "vpp_stage,name,step,norm\n";
+    std::string first = header, second = header, resumed = header;
+    for (int s = 0; s < 5; ++s) first += "0,w," + std::to_string(s) + ",1.0\n";
+    for (int s = 5; s < 10; ++s) second += "0,w," + std::to_string(s) + ",1.0\n";
+    for (int s = 5; s < 8; ++s) resumed += "0,w," + std::to_string(s) + ",2.0\n";
+    write_file(old_dir + "/grad_reduced_0-4.csv", first);
+    write_file(old_dir + "/grad_reduced_5-9.csv", second);
+    write_file(new_dir + "/grad_reduced_5-9.csv", resumed);
+    Store store;
+    SourceSet sources(store);
+    sources.add_root(RootSpec{"mon", dir.path()});
+    sources.rescan();
+    sources.poll();
+    EXPECT_TRUE(sources.take_messages().empty());
+    ASSERT_EQ(store.series_count(), 1u);
+    const Series& s = store.at(0);
+    EXPECT_EQ(s.key(), (SeriesKey{"mon", 0, "grad_reduced/w/norm"}));
+    ASSERT_EQ(s.size(), 8u);
+    EXPECT_EQ(s.point(4).value, 1.0);
+    EXPECT_EQ(s.point(5).value, 2.0);
+    EXPECT_EQ(s.back().step, 7);
+    ASSERT_EQ(s.restarts().size(), 1u);
+    EXPECT_EQ(s.restarts()[0].step, 5);
+    EXPECT_EQ(s.restarts()[0].dropped, 5u);
 }
 
 TEST(DeepSpeedCsv, RepeatedHeaderCrlfAndTensorCells) {

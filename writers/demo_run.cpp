@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "writers/event_writer.h"
+#include "writers/file_output.h"
 
 namespace runtop {
 namespace {
@@ -15,18 +16,6 @@ namespace {
 constexpr double kPeakLr = 3e-4;
 constexpr int kLayers = 4;
 constexpr int kEvalEvery = 50;
-
-Status make_dirs(const std::string& path) {
-    std::string partial;
-    for (std::size_t i = 0; i <= path.size(); ++i) {
-        if (i == path.size() || path[i] == '/') {
-            if (!partial.empty() && ::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
-                return Error{partial + ": cannot create directory: " + std::strerror(errno)};
-        }
-        if (i < path.size()) partial += path[i];
-    }
-    return ok_status();
-}
 
 double now_seconds() {
     using namespace std::chrono;
@@ -47,8 +36,7 @@ DemoTrouble DemoRun::trouble_for(const DemoOptions& o) {
 }
 
 std::vector<std::string> DemoRun::tags() {
-    std::vector<std::string> t = {"train/loss", "train/lr", "train/grad_norm",
-                                  "train/throughput"};
+    std::vector<std::string> t = {"train/loss", "train/lr", "train/grad_norm", "train/throughput"};
     for (int l = 0; l < kLayers; ++l) t.push_back("weights/layer_" + std::to_string(l) + "_norm");
     t.insert(t.end(), {"gpu/util", "gpu/memory_gb", "gpu/temperature_c", "eval/loss"});
     return t;
@@ -64,18 +52,26 @@ Result<DemoRun> DemoRun::create(const DemoOptions& options) {
     for (int r = 0; r < options.ranks; ++r) {
         std::string dir = options.dir + "/tensorboard/rank_" + std::to_string(r);
         if (Status s = make_dirs(dir); !s) return s.error();
-        Result<RecordFile> file = RecordFile::open(dir + "/" + events::event_file_name(run.start_time_, r));
+        Result<RecordFile> file =
+            RecordFile::open(dir + "/" + events::event_file_name(run.start_time_, r));
         if (!file) return file.error();
         Rank rank{std::move(*file), std::mt19937_64(options.seed * 1000003 + r)};
         rank.file.add(events::file_version(run.start_time_));
         rank.file.add(events::text(
             "config",
             "{\"model\": \"demo-gpt-125m\", \"optimizer\": \"adamw\", \"lr\": 0.0003, "
-            "\"warmup_steps\": " + std::to_string(options.steps / 20) +
+            "\"warmup_steps\": " +
+                std::to_string(options.steps / 20) +
                 ", \"global_batch\": 512, \"world_size\": " + std::to_string(options.ranks) + "}",
             0, run.start_time_));
         if (Status s = rank.file.flush(); !s) return s.error();
         run.ranks_.push_back(std::move(rank));
+    }
+    if (options.msprobe) {
+        Result<DemoMsProbe> msprobe =
+            DemoMsProbe::create(options.dir, options.ranks, run.start_time_, options.seed);
+        if (!msprobe) return msprobe.error();
+        run.msprobe_ = std::move(*msprobe);
     }
     return run;
 }
@@ -92,9 +88,10 @@ Result<bool> DemoRun::write_step() {
     // Simulated wall time: the configured pace, so values and times are reproducible.
     const double wall = start_time_ + t / (options_.rate > 0 ? options_.rate : 2.0);
     const double warmup = std::max(1.0, total / 20);
-    const double lr = t < warmup ? kPeakLr * (t + 1) / warmup
-                                 : 3e-5 + 0.5 * (kPeakLr - 3e-5) *
-                                              (1 + std::cos(M_PI * (t - warmup) / (total - warmup)));
+    const double lr = t < warmup
+                          ? kPeakLr * (t + 1) / warmup
+                          : 3e-5 + 0.5 * (kPeakLr - 3e-5) *
+                                       (1 + std::cos(M_PI * (t - warmup) / (total - warmup)));
     for (int r = 0; r < options_.ranks; ++r) {
         Rank& rank = ranks_[static_cast<std::size_t>(r)];
         double loss = 0.55 + 2.6 * std::exp(-t / (0.22 * total)) + noise(rank, 0.025) +
@@ -121,17 +118,20 @@ Result<bool> DemoRun::write_step() {
                                         static_cast<float>(norm), s, wall));
         }
         double util = (straggler ? 81.0 : 96.0) + noise(rank, 1.2);
-        f.add(events::simple_scalar("gpu/util", static_cast<float>(std::min(util, 100.0)), s, wall));
+        f.add(
+            events::simple_scalar("gpu/util", static_cast<float>(std::min(util, 100.0)), s, wall));
         f.add(events::simple_scalar("gpu/memory_gb", static_cast<float>(61.2 + noise(rank, 0.05)),
                                     s, wall));
         f.add(events::simple_scalar(
             "gpu/temperature_c",
             static_cast<float>(58 + 14 * (1 - std::exp(-t / 150)) + noise(rank, 0.6)), s, wall));
         if (s % kEvalEvery == kEvalEvery - 1)
-            f.add(events::simple_scalar("eval/loss",
-                                        static_cast<float>(loss + 0.08 + noise(rank, 0.01)), s,
-                                        wall));
+            f.add(events::simple_scalar(
+                "eval/loss", static_cast<float>(loss + 0.08 + noise(rank, 0.01)), s, wall));
         if (Status st = f.flush(); !st) return st.error();
+        if (msprobe_) {
+            if (Status st = msprobe_->write_step(r, s, grad, t / total); !st) return st.error();
+        }
     }
     ++step_;
     return true;

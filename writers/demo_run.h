@@ -1,15 +1,18 @@
 // A simulated multi-rank training run, written step by step as real writers would: one event
 // file per rank under <dir>/tensorboard/rank_<r>/, about a dozen tags with realistic noisy
-// curves, and injected trouble (a loss spike on one rank, a NaN later on another, a straggler).
+// curves, and injected trouble (a loss spike on one rank, a NaN later on another, a straggler);
+// and, for the same ranks, msProbe's monitor output under <dir>/monitor_output/.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
+#include "writers/demo_msprobe.h"
 #include "writers/tfrecord_writer.h"
 
 namespace runtop {
@@ -20,6 +23,7 @@ struct DemoOptions {
     std::int64_t steps = 2000;
     double rate = 20;  // steps per second; 0 writes as fast as possible
     std::uint64_t seed = 7;
+    bool msprobe = true;  // also write msProbe monitor CSVs and anomaly files
 };
 
 // Where the demo injects trouble, so tests and the dashboard can point at it.
@@ -32,7 +36,7 @@ struct DemoTrouble {
 };
 
 class DemoRun {
-public:
+  public:
     static Result<DemoRun> create(const DemoOptions& options);
 
     // Writes the next step for every rank and flushes; false once all steps are written.
@@ -44,7 +48,7 @@ public:
     // The tags every rank writes (eval/loss only every 50 steps).
     static std::vector<std::string> tags();
 
-private:
+  private:
     struct Rank {
         RecordFile file;
         std::mt19937_64 rng;
@@ -54,6 +58,7 @@ private:
     DemoOptions options_;
     DemoTrouble trouble_{};
     std::vector<Rank> ranks_;
+    std::optional<DemoMsProbe> msprobe_;
     std::int64_t step_ = 0;
     double start_time_ = 0;
 };

@@ -83,7 +83,8 @@ std::string tensor_scalar(std::string_view tag, DType dtype, double value, Encod
             content ? t->set_tensor_content(le_bytes(value)) : t->add_double_val(value);
             break;
         case DType::kHalf:
-            content ? t->set_tensor_content(le_bytes(to_half(value))) : t->add_half_val(to_half(value));
+            content ? t->set_tensor_content(le_bytes(to_half(value)))
+                    : t->add_half_val(to_half(value));
             break;
         case DType::kBFloat16:
             content ? t->set_tensor_content(le_bytes(to_bfloat16(value)))
@@ -129,8 +130,7 @@ std::string tensor_scalar(std::string_view tag, DType dtype, double value, Encod
     return e.SerializeAsString();
 }
 
-std::string text(std::string_view tag, std::string_view body, std::int64_t step,
-                 double wall_time) {
+std::string text(std::string_view tag, std::string_view body, std::int64_t step, double wall_time) {
     tb::Event e = event_at(step, wall_time);
     tb::Summary::Value* v = e.mutable_summary()->add_value();
     v->set_tag(std::string(tag) + "/text_summary");

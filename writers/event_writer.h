@@ -14,8 +14,19 @@ namespace runtop::events {
 
 // A DataType value from proto/types.proto.
 enum class DType : int {
-    kFloat = 1, kDouble = 2, kInt32 = 3, kUInt8 = 4, kInt16 = 5, kInt8 = 6, kInt64 = 9,
-    kBool = 10, kBFloat16 = 14, kUInt16 = 17, kHalf = 19, kUInt32 = 22, kUInt64 = 23,
+    kFloat = 1,
+    kDouble = 2,
+    kInt32 = 3,
+    kUInt8 = 4,
+    kInt16 = 5,
+    kInt8 = 6,
+    kInt64 = 9,
+    kBool = 10,
+    kBFloat16 = 14,
+    kUInt16 = 17,
+    kHalf = 19,
+    kUInt32 = 22,
+    kUInt64 = 23,
 };
 
 // How a tensor scalar carries its value.
@@ -33,8 +44,7 @@ std::string tensor_scalar(std::string_view tag, DType dtype, double value, Encod
                           std::int64_t step, double wall_time, bool metadata = true,
                           bool shape_one = false);
 // A text summary (plugin "text", DT_STRING tensor), as PyTorch add_text writes it.
-std::string text(std::string_view tag, std::string_view text, std::int64_t step,
-                 double wall_time);
+std::string text(std::string_view tag, std::string_view text, std::int64_t step, double wall_time);
 // A legacy `histo` value (counted and skipped by the reader).
 std::string histogram(std::string_view tag, const std::vector<double>& values, std::int64_t step,
                       double wall_time);

@@ -13,7 +13,7 @@ namespace runtop {
 std::string frame_record(std::string_view payload);
 
 class RecordFile {
-public:
+  public:
     RecordFile() = default;
     ~RecordFile();
     RecordFile(RecordFile&& other) noexcept;
@@ -29,7 +29,7 @@ public:
     Status flush();
     const std::string& path() const { return path_; }
 
-private:
+  private:
     int fd_ = -1;
     std::string path_;
     std::string pending_;
