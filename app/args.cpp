@@ -35,6 +35,8 @@ Result<Args> parse_args(const std::vector<std::string>& argv,
             args.values[std::string(name)] = "";
         } else if (body.size() != name.size()) {
             args.values[std::string(name)] = std::string(body.substr(name.size() + 1));
+        } else if (spec->value_optional) {
+            args.values[std::string(name)] = "";
         } else if (i + 1 < argv.size()) {
             args.values[std::string(name)] = argv[++i];
         } else {
@@ -50,7 +52,8 @@ std::string options_help(const std::vector<OptionSpec>& specs) {
     std::vector<std::string> heads;
     for (const OptionSpec& s : specs) {
         std::string head = "  --" + std::string(s.name);
-        if (!s.value.empty()) head += " " + std::string(s.value);
+        if (!s.value.empty())
+            head += (s.value_optional ? "[=" : " ") + std::string(s.value) + (s.value_optional ? "]" : "");
         width = std::max(width, head.size());
         heads.push_back(std::move(head));
     }

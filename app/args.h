@@ -16,6 +16,8 @@ struct OptionSpec {
     std::string_view name;   // without the dashes
     std::string_view value;  // placeholder ("FILE"), empty for a flag
     std::string_view help;
+    // The value may be left out ("--poll" or "--poll=MS"); given, it must follow an '='.
+    bool value_optional = false;
 };
 
 struct Args {

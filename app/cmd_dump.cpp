@@ -1,4 +1,6 @@
 // `runtop dump`: every point as CSV or JSON lines; with --follow, new points as they arrive.
+#include <poll.h>
+
 #include <cstdio>
 
 #include "app/commands.h"
@@ -13,6 +15,8 @@ namespace runtop {
 const std::vector<OptionSpec> kDumpOptions = {
     {"format", "csv|jsonl", "output format (default csv)"},
     {"follow", "", "keep printing new points as they arrive, in arrival order (like tail -f)"},
+    {"poll", "MS", "with --follow: poll with stat() every MS ms (default 500) instead of inotify; "
+                   "network filesystems are polled anyway", true},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
     {"help", "", "show this help"},
@@ -20,8 +24,9 @@ const std::vector<OptionSpec> kDumpOptions = {
 
 namespace {
 
-constexpr int kFollowPollMs = 100;
-constexpr int kFollowRescanMs = 1000;
+constexpr int kDefaultPollMs = 500;
+// Even with nothing due, wake up now and then: a stop request between two checks is seen.
+constexpr int kMaxWaitMs = 1000;
 
 class RowWriter {
 public:
@@ -96,22 +101,21 @@ private:
     std::vector<bool> selected_;
 };
 
-int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWriter& writer) {
+int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWriter& writer,
+           WatchOptions options) {
     install_stop_signals();
     FollowSink sink(filter, writer);
     SourceSet sources(sink);
     for (const RootSpec& root : roots) sources.add_root(root);
-    int since_rescan = kFollowRescanMs;
+    sources.watch(std::move(options));
     while (!stop_requested()) {
-        if (since_rescan >= kFollowRescanMs) {
-            sources.rescan();
-            since_rescan = 0;
-        }
-        sources.poll();
+        sources.on_watch_ready();
         writer.flush();
         print_messages(sources, stderr);
-        sleep_unless_stopped(kFollowPollMs);
-        since_rescan += kFollowPollMs;
+        int timeout = sources.watch_timeout_ms();
+        if (timeout < 0 || timeout > kMaxWaitMs) timeout = kMaxWaitMs;
+        pollfd p{sources.watch_fd(), POLLIN, 0};
+        ::poll(&p, p.fd >= 0 ? 1 : 0, timeout);  // EINTR on a stop signal is fine
     }
     writer.flush();
     return kExitOk;
@@ -133,7 +137,26 @@ int cmd_dump(const Args& args) {
     }
     const SeriesFilter& filter = selection->filter;
     RowWriter writer(format == "jsonl");
-    if (args.has("follow")) return follow(selection->roots, filter, writer);
+    if (args.has("poll") && !args.has("follow")) {
+        std::fprintf(stderr, "runtop dump: --poll only applies with --follow\n");
+        return kExitError;
+    }
+    if (args.has("follow")) {
+        WatchOptions options;
+        if (args.has("poll")) {
+            options.mode = WatchMode::kPoll;
+            options.poll_interval_ms = kDefaultPollMs;
+            if (!args.get("poll").empty()) {
+                Result<long long> ms = parse_integer("poll", args.get("poll"), 10, 3'600'000);
+                if (!ms) {
+                    std::fprintf(stderr, "runtop dump: %s\n", ms.error().message.c_str());
+                    return kExitError;
+                }
+                options.poll_interval_ms = static_cast<int>(*ms);
+            }
+        }
+        return follow(selection->roots, filter, writer, std::move(options));
+    }
 
     Store store;
     SourceSet sources(store);

@@ -109,13 +109,11 @@ int cmd_ls(const Args& args) {
         std::fprintf(stderr, "runtop: waiting: %s\n", p.c_str());
     std::fprintf(stderr,
                  "runtop: %zu series, %llu points from %llu files (%.1f MB, %llu records); "
-                 "%llu text summaries and %zu config entries kept, %llu non-scalar values "
-                 "skipped, %zu msProbe anomalies imported; %llu bad records, %llu bad rows, "
-                 "%llu resyncs, %zu warnings\n",
+                 "%zu config entries kept, %llu non-scalar values skipped, %zu msProbe anomalies "
+                 "imported; %llu bad records, %llu bad rows, %llu resyncs, %zu warnings\n",
                  rows.size(), static_cast<unsigned long long>(points),
                  static_cast<unsigned long long>(t.files), t.bytes / 1e6,
-                 static_cast<unsigned long long>(t.records),
-                 static_cast<unsigned long long>(t.texts), store.config_texts().size(),
+                 static_cast<unsigned long long>(t.records), store.config_texts().size(),
                  static_cast<unsigned long long>(t.non_scalar_values),
                  store.imported_anomalies().size(),
                  static_cast<unsigned long long>(t.bad_data_crc + t.undecodable),

@@ -92,11 +92,14 @@ Status FileTail::poll(TailConsumer& consumer) {
         dev_ = st.st_dev;
         ino_ = st.st_ino;
     }
+    const double previous_mtime = mtime_;
     mtime_ = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec * 1e-9;
     size_ = static_cast<std::uint64_t>(st.st_size);
     if (size_ < offset_)
         restart(consumer, fmt::format("shrank from {} to {} bytes", offset_, size_));
-    if (size_ == offset_) return ok_status();
+    // Same size but written since: rewritten in place to the same length, maybe. read_new()
+    // compares the edges and reads nothing if they are unchanged.
+    if (size_ == offset_ && (offset_ == 0 || mtime_ == previous_mtime)) return ok_status();
     return read_new(consumer);
 }
 

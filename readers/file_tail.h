@@ -6,6 +6,7 @@
 // 64 bytes on either side of what was consumed, which is how a rewrite is noticed:
 // - the file was replaced (rename over, delete and recreate: another device/inode),
 // - it shrank (truncated, or rewritten shorter),
+// - its modification time changed while its size did not, and its edges (below) changed,
 // - its first bytes changed, or the bytes just before the offset changed (rewritten in place
 //   and already longer than before: Lightning rewrites metrics.csv when a new key appears).
 // Any of these restarts the consumer from offset 0, after telling it why.

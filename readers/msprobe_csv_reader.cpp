@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/identity.h"
 #include "readers/number_text.h"
@@ -28,6 +32,11 @@ std::string_view strip_range(std::string_view stem, std::string_view marker) {
     if (us == std::string_view::npos || us == 0) return {};
     if (!all_digits(stem.substr(us + marker.size(), dash - us - marker.size()))) return {};
     return stem.substr(0, us);
+}
+
+// memcmp, without handing it the null pointer of an empty view.
+bool same_bytes(const char* p, std::string_view s) {
+    return s.empty() || std::memcmp(p, s.data(), s.size()) == 0;
 }
 
 bool is_ident(std::string_view s) {
@@ -97,45 +106,131 @@ CsvFileReader::Header MsProbeCsvReader::on_header(std::span<const std::string_vi
     return Header::kAccepted;
 }
 
+struct MsProbeCsvReader::KeyTable {
+    std::deque<RowKey> keys;
+    std::unordered_map<std::string_view, RowKey*> index;
+    // The first series registered through the table, to check that a joining reader's sink
+    // gives the same ids.
+    bool has_probe = false;
+    SeriesKey probe;
+    SeriesId probe_id = 0;
+    std::string name;  // in the registry
+
+    ~KeyTable();
+};
+
+namespace {
+
+struct TableRegistry {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::weak_ptr<MsProbeCsvReader::KeyTable>> tables;
+};
+
+// Never destroyed: readers (and with them tables) may outlive static destruction.
+TableRegistry& registry() {
+    static TableRegistry* r = new TableRegistry;
+    return *r;
+}
+
+}  // namespace
+
+MsProbeCsvReader::KeyTable::~KeyTable() {
+    TableRegistry& r = registry();
+    std::lock_guard lock(r.mutex);
+    auto it = r.tables.find(name);
+    if (it != r.tables.end() && it->second.expired()) r.tables.erase(it);
+}
+
+void MsProbeCsvReader::join_table() {
+    std::string name = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}{}", static_cast<void*>(&sink_),
+                                   static_cast<int>(kind_), file_.rank, file_.run, prefix_,
+                                   micro_col_ >= 0 ? 'm' : '-', scope_col_ >= 0 ? 's' : '-');
+    for (const std::string& op : op_names_) name.append("\x1f").append(op);
+    TableRegistry& r = registry();
+    std::shared_ptr<KeyTable> table;
+    {
+        std::lock_guard lock(r.mutex);
+        auto it = r.tables.find(name);
+        if (it != r.tables.end()) table = it->second.lock();
+    }
+    // The sink at this address may not be the one the table was made for, or may not give
+    // one id per series: then this reader starts a table of its own.
+    if (table && table->has_probe && sink_.series(table->probe, kind_) != table->probe_id)
+        table.reset();
+    if (!table) {
+        table = std::make_shared<KeyTable>();
+        table->name = name;
+        std::lock_guard lock(r.mutex);
+        r.tables[name] = table;
+    }
+    table_ = std::move(table);
+}
+
 void MsProbeCsvReader::on_restart() {
-    keys_.clear();
-    key_index_.clear();
+    table_.reset();
     last_ = nullptr;
 }
 
+MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp,
+                                                        std::string_view name,
+                                                        std::string_view micro,
+                                                        std::string_view scope) {
+    if (!table_) join_table();
+    if (auto it = table_->index.find(scratch_); it != table_->index.end()) return *it->second;
+    RowKey& k = table_->keys.emplace_back();
+    k.key = scratch_;
+    k.vpp_len = static_cast<std::uint32_t>(vpp.size());
+    k.name_len = static_cast<std::uint32_t>(name.size());
+    k.micro_len = static_cast<std::uint32_t>(micro.size());
+    // The series name: [<slug>/<scope>/ | <prefix>/][<vpp>:]<name>[:<micro>]/<op>
+    std::string base = prefix_ + "/";
+    if (v2_ && scope_col_ >= 0) base.append(scope).push_back('/');
+    if (!vpp.empty() && vpp != "0" && vpp != "-1") base.append(vpp).push_back(':');
+    base.append(name);
+    if (micro_col_ >= 0 && !micro.empty()) base.append(":").append(micro);
+    base.push_back('/');
+    k.ids.reserve(op_names_.size());
+    SeriesKey series{file_.run, file_.rank, {}};
+    for (const std::string& op : op_names_) {
+        series.tag = base + op;
+        k.ids.push_back(sink_.series(series, kind_));
+        if (!table_->has_probe) {
+            table_->probe = series;
+            table_->probe_id = k.ids.back();
+            table_->has_probe = true;
+        }
+    }
+    table_->index.emplace(k.key, &k);
+    return k;
+}
+
 MsProbeCsvReader::RowKey& MsProbeCsvReader::row_key(std::span<const std::string_view> fields) {
-    scratch_.clear();
     auto cell = [&](int col) {
         return col < 0 ? std::string_view() : fields[static_cast<std::size_t>(col)];
     };
-    std::string_view vpp = cell(vpp_col_), micro = cell(micro_col_), scope = cell(scope_col_);
+    std::string_view vpp = cell(vpp_col_), name = cell(name_col_), micro = cell(micro_col_),
+                     scope = cell(scope_col_);
+    // The predicted row: compared cell by cell where the key keeps them.
+    if (last_ && last_->next) {
+        const RowKey& k = *last_->next;
+        const char* p = k.key.data();
+        if (k.vpp_len == vpp.size() && k.name_len == name.size() &&
+            k.micro_len == micro.size() &&
+            k.key.size() == vpp.size() + name.size() + micro.size() + scope.size() + 3 &&
+            same_bytes(p + k.vpp_len + 1, name) && same_bytes(p, vpp) &&
+            same_bytes(p + k.vpp_len + k.name_len + 2, micro) &&
+            same_bytes(p + k.vpp_len + k.name_len + k.micro_len + 3, scope))
+            return *(last_ = last_->next);
+    }
+    scratch_.clear();
     scratch_.append(vpp).push_back('\x1f');
-    scratch_.append(cell(name_col_)).push_back('\x1f');
+    scratch_.append(name).push_back('\x1f');
     scratch_.append(micro).push_back('\x1f');
     scratch_.append(scope);
-    if (last_ && last_->next && last_->next->key == scratch_) return *(last_ = last_->next);
-    RowKey* found;
-    if (auto it = key_index_.find(scratch_); it != key_index_.end()) {
-        found = it->second;
-    } else {
-        RowKey& k = keys_.emplace_back();
-        k.key = scratch_;
-        // The series name: [<slug>/<scope>/ | <prefix>/][<vpp>:]<name>[:<micro>]/<op>
-        std::string base = prefix_ + "/";
-        if (v2_ && scope_col_ >= 0) base.append(scope).push_back('/');
-        if (!vpp.empty() && vpp != "0" && vpp != "-1") base.append(vpp).push_back(':');
-        base.append(cell(name_col_));
-        if (micro_col_ >= 0 && !micro.empty()) base.append(":").append(micro);
-        base.push_back('/');
-        k.ids.reserve(op_names_.size());
-        for (const std::string& op : op_names_)
-            k.ids.push_back(sink_.series(SeriesKey{file_.run, file_.rank, base + op}, kind_));
-        key_index_.emplace(k.key, &k);
-        found = &k;
-    }
-    if (last_) last_->next = found;
-    last_ = found;
-    return *found;
+    RowKey& found = new_row_key(vpp, name, micro, scope);
+    if (last_) last_->next = &found;
+    last_ = &found;
+    return found;
 }
 
 void MsProbeCsvReader::on_row(std::span<const std::string_view> fields) {

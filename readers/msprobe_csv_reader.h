@@ -9,9 +9,9 @@
 // with the vpp prefix only for a vpp_stage other than 0 (and -1, "unknown", in v2).
 #pragma once
 
-#include <deque>
+#include <cstdint>
+#include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "readers/csv_file_reader.h"
@@ -27,17 +27,31 @@ class MsProbeCsvReader final : public CsvFileReader {
   public:
     MsProbeCsvReader(SourceFile file, PointSink& sink);
 
+    // Every row key seen for one (sink, run, rank, prefix, column layout). msProbe starts a
+    // new file every step_count_per_record steps with the same rows as the last one, so the
+    // readers of those files share one table instead of each asking the sink for every
+    // series again. Shared only among readers of one sink (which must outlive them, and is
+    // used from one thread at a time), and only once the sink has returned the same id for
+    // the table's first series: a sink that does not deduplicate gets a table per reader.
+    struct KeyTable;  // (defined in the .cpp)
+
   private:
     Header on_header(std::span<const std::string_view> fields, std::string& why) override;
     void on_row(std::span<const std::string_view> fields) override;
     void on_restart() override;
 
+    // A row's identity: its vpp, name, micro step and scope cells, joined by '\x1f' (the
+    // lengths kept to compare a row's cells in place), and the series of its op columns.
     struct RowKey {
-        std::string key;            // the identifying cells, joined
+        std::string key;
+        std::uint32_t vpp_len = 0, name_len = 0, micro_len = 0;
         std::vector<SeriesId> ids;  // one per op column
         RowKey* next = nullptr;     // the row that followed it last time
     };
     RowKey& row_key(std::span<const std::string_view> fields);
+    RowKey& new_row_key(std::string_view vpp, std::string_view name, std::string_view micro,
+                        std::string_view scope);
+    void join_table();
 
     bool v2_;
     std::string prefix_;
@@ -47,9 +61,8 @@ class MsProbeCsvReader final : public CsvFileReader {
     std::vector<std::string> op_names_;
 
     // Rows come in the same order every step (hook registration order): predicting the next
-    // row's key from the previous one makes most lookups one string compare.
-    std::deque<RowKey> keys_;
-    std::unordered_map<std::string_view, RowKey*> key_index_;
+    // row's key from the previous one makes most lookups a compare of the cells in place.
+    std::shared_ptr<KeyTable> table_;
     RowKey* last_ = nullptr;
     std::string scratch_;
 };

@@ -1,12 +1,13 @@
 #include "readers/reader_factory.h"
 
 #include "readers/event_file_reader.h"
+#include "readers/json_readers.h"
 #include "readers/msprobe_csv_reader.h"
 #include "readers/step_table_csv_reader.h"
 
 namespace runtop {
 
-ReaderFactory::ReaderFactory() = default;
+ReaderFactory::ReaderFactory() : json_(make_json_reader_shared()) {}
 ReaderFactory::~ReaderFactory() = default;
 
 std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& sink) {
@@ -27,7 +28,7 @@ std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& si
         case SourceFormat::kHfTrainerState:
         case SourceFormat::kOumiTelemetry:
         case SourceFormat::kLightningHparams:
-            return nullptr;
+            return make_json_reader(std::move(file), sink, *json_);
     }
     return nullptr;
 }

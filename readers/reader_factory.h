@@ -8,6 +8,8 @@
 
 namespace runtop {
 
+class JsonReaderShared;
+
 class ReaderFactory {
   public:
     ReaderFactory();
@@ -16,6 +18,9 @@ class ReaderFactory {
     ReaderFactory& operator=(const ReaderFactory&) = delete;
 
     std::unique_ptr<SourceReader> make(SourceFile file, PointSink& sink);
+
+private:
+    std::unique_ptr<JsonReaderShared> json_;  // e.g. each HF run's history, delivered once
 };
 
 }  // namespace runtop

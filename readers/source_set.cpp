@@ -1,6 +1,9 @@
 #include "readers/source_set.h"
 
+#include <algorithm>
+
 #include "readers/discovery.h"
+#include "readers/file_kinds.h"
 
 namespace runtop {
 
@@ -20,26 +23,73 @@ void SourceSet::rescan() {
             for (std::string& e : found.errors) report(std::move(e));
             previous = joined;
         }
-        for (SourceFile& file : found.files) {
-            auto [it, inserted] = files_.try_emplace(file.path);
-            if (!inserted) continue;
-            it->second.reader = factory_.make(std::move(file), sink_);
-            if (it->second.reader) order_.push_back(&it->second);
-        }
+        for (SourceFile& file : found.files) add_file(std::move(file));
     }
 }
 
-void SourceSet::poll() {
-    for (Entry* entry : order_) {
-        Status status = entry->reader->poll();
-        if (!status) {
-            if (status.error().message != entry->last_error) report(status.error().message);
-            entry->last_error = status.error().message;
-        } else {
-            entry->last_error.clear();
-        }
-        for (std::string& w : entry->reader->take_warnings()) report(std::move(w));
+SourceSet::Entry* SourceSet::add_file(SourceFile file) {
+    auto [it, inserted] = files_.try_emplace(file.path);
+    if (!inserted) return it->second.reader ? &it->second : nullptr;
+    it->second.reader = factory_.make(std::move(file), sink_);
+    if (!it->second.reader) return nullptr;
+    order_.push_back(&it->second);
+    return &it->second;
+}
+
+void SourceSet::poll_entry(Entry& entry) {
+    Status status = entry.reader->poll();
+    if (!status) {
+        if (status.error().message != entry.last_error) report(status.error().message);
+        entry.last_error = status.error().message;
+    } else {
+        entry.last_error.clear();
     }
+    for (std::string& w : entry.reader->take_warnings()) report(std::move(w));
+}
+
+void SourceSet::poll() {
+    for (Entry* entry : order_) poll_entry(*entry);
+}
+
+void SourceSet::watch(WatchOptions options) {
+    options.wanted = [](std::string_view rel_dir, std::string_view name) {
+        return classify_file(rel_dir, name).has_value();
+    };
+    std::vector<std::string> paths;
+    for (const RootSpec& root : roots_) paths.push_back(root.path);
+    watcher_ = Watcher::create(std::move(paths), std::move(options));
+    readable_roots_ = roots_.size();
+}
+
+void SourceSet::on_watch_ready() {
+    if (!watcher_) return;
+    std::vector<FileEvent> events = watcher_->take_events();
+    for (std::string& m : watcher_->take_messages()) report(std::move(m));
+    // New files first get readers, then are read in read order (restarts replay in the order
+    // they happened, whatever order the watcher found them in); changed files after.
+    std::vector<std::pair<std::string, Entry*>> fresh;
+    std::vector<Entry*> changed;
+    for (FileEvent& e : events) {
+        auto known = files_.find(e.path);
+        if (known != files_.end()) {
+            if (known->second.reader) changed.push_back(&known->second);
+            continue;
+        }
+        if (e.change == FileChange::kRemoved) continue;
+        const RootSpec& root = roots_.at(e.root);
+        std::string_view base = e.path;
+        base = base.substr(base.rfind('/') + 1);
+        std::optional<SourceFormat> format =
+            e.path == root.path ? file_format_of_named_file(base) : classify_file(e.rel_dir, base);
+        if (!format) continue;
+        SourceFile file = source_file(root, e.path, e.rel_dir, *format);
+        std::string key = read_order_key(file);
+        if (Entry* entry = add_file(std::move(file))) fresh.emplace_back(std::move(key), entry);
+    }
+    std::stable_sort(fresh.begin(), fresh.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [key, entry] : fresh) poll_entry(*entry);
+    for (Entry* entry : changed) poll_entry(*entry);
 }
 
 std::vector<std::string> SourceSet::take_messages() {

@@ -1,4 +1,8 @@
 // Every data file under the roots, each with its own incremental reader, feeding one sink.
+// Two ways to drive it: one-shot (`rescan()` then `poll()`: ls, dump, check, snapshot) or
+// live (`watch()`, then `on_watch_ready()` whenever the watcher's fd is readable or its
+// timeout expires: dump --follow, the dashboard), where only files the watcher names are
+// read.
 // `rescan()` finds new files, `poll()` reads what is new in each; both are cheap to repeat,
 // which is all `dump --follow` needs until the inotify/poll watcher arrives.
 #pragma once
@@ -13,6 +17,7 @@
 #include "core/point_sink.h"
 #include "readers/reader_factory.h"
 #include "readers/source_reader.h"
+#include "readers/watcher.h"
 
 namespace runtop {
 
@@ -25,6 +30,15 @@ class SourceSet {
     void rescan();
     // Reads what is new in every file.
     void poll();
+
+    // Live mode: starts a Watcher over the roots; its first report is every existing file.
+    void watch(WatchOptions options);
+    // For poll(2): the watcher's fd (-1 when every root is polled) and how long to wait at most.
+    int watch_fd() const { return watcher_ ? watcher_->fd() : -1; }
+    int watch_timeout_ms() const { return watcher_ ? watcher_->next_timeout_ms() : -1; }
+    // Reads the files the watcher reports as new or changed.
+    void on_watch_ready();
+    const Watcher* watcher() const { return watcher_.get(); }
     // Warnings and errors since the last call, one line each; a repeated error is said once.
     std::vector<std::string> take_messages();
     IngestTotals totals() const;
@@ -39,6 +53,8 @@ class SourceSet {
         std::string last_error;
     };
     void report(std::string line);
+    Entry* add_file(SourceFile file);
+    void poll_entry(Entry& entry);
 
     PointSink& sink_;
     ReaderFactory factory_;
@@ -47,6 +63,7 @@ class SourceSet {
     std::vector<Entry*> order_;           // discovery order
     std::vector<std::string> messages_;
     std::map<std::string, std::string> root_errors_;
+    std::unique_ptr<Watcher> watcher_;
     std::size_t readable_roots_ = 0;
 };
 

@@ -41,7 +41,7 @@ TEST_F(Cli, LsCsvListsEverySeries) {
     EXPECT_EQ(rows[0], "run,rank,tag,points,first_step,last_step,last_value,source");
     EXPECT_EQ(rows[1].substr(0, 34), "demo/tensorboard,0,eval/loss,6,49,");
     EXPECT_NE(r.err.find("48 series"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("4 text summaries"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("4 config entries"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, LsTextIsAnAlignedTable) {

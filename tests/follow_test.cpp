@@ -5,8 +5,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
@@ -19,14 +22,18 @@ using testing::TempDir;
 
 class Follower {
 public:
-    explicit Follower(const std::string& dir) {
+    explicit Follower(const std::string& dir, const std::string& mode = "") {
         int fds[2];
         if (::pipe(fds) != 0) throw std::runtime_error("pipe");
         pid_ = ::fork();
         if (pid_ == 0) {
             ::dup2(fds[1], 1);
             ::close(fds[0]);
-            ::execl(RUNTOP_BINARY, RUNTOP_BINARY, "dump", "--follow", dir.c_str(), nullptr);
+            if (mode.empty())
+                ::execl(RUNTOP_BINARY, RUNTOP_BINARY, "dump", "--follow", dir.c_str(), nullptr);
+            else
+                ::execl(RUNTOP_BINARY, RUNTOP_BINARY, "dump", "--follow", mode.c_str(), dir.c_str(),
+                        nullptr);
             ::_exit(127);
         }
         ::close(fds[1]);
@@ -96,6 +103,91 @@ TEST(DumpFollow, PrintsBackfillThenNewPointsAndNewFilesOnce) {
     EXPECT_EQ(count(f.out(), "run,rank,tag,step,wall_time,value\n"), 1u);
     EXPECT_EQ(count(f.out(), ",loss,0,"), 1u);
     EXPECT_EQ(count(f.out(), ",loss,1,"), 1u);
+}
+
+// Live CSV monitor output, watched with inotify and with stat polling: every kind of change a
+// writer (or a user) makes, and every point printed exactly once.
+class FollowCsv : public ::testing::TestWithParam<std::string> {};
+
+std::string grad_row(int step, double norm) {
+    return "0,fc1.weight," + std::to_string(step) + "," + std::to_string(norm).substr(0, 4) +
+           ",\"[4, 8]\",torch.float32\n";
+}
+std::string grad_point(int rank, int step) {
+    return "mon," + std::to_string(rank) + ",grad_reduced/fc1.weight/norm," + std::to_string(step) +
+           ",";  // wall time (the file's mtime) follows, then the value
+}
+
+TEST_P(FollowCsv, EveryChangeOnceInThisMode) {
+    TempDir dir;
+    std::string mon = dir / "monitor_output";
+    testing::make_dirs(mon);
+    Follower f("mon=" + mon, GetParam());
+    ASSERT_TRUE(f.wait_for("run,rank,tag,step,wall_time,value\n")) << f.out();
+    std::string rank0 = mon + "/Nov21_14-35-29-rank0-ad82d4e3";
+    testing::make_dirs(rank0);  // a new rank dir appears...
+    std::string file = rank0 + "/grad_reduced_0-4.csv";
+    testing::write_file(file, "vpp_stage,name,step,norm,shape,dtype\n");  // ...header-only first
+    for (int step = 0; step < 3; ++step) {  // appended line by line
+        testing::append_file(file, grad_row(step, 1.5));
+        ASSERT_TRUE(f.wait_for(grad_point(0, step))) << f.out();
+    }
+    std::string row = grad_row(3, 2.5);
+    for (char c : row) testing::append_file(file, std::string(1, c));  // byte by byte
+    ASSERT_TRUE(f.wait_for(grad_point(0, 3))) << f.out();
+    std::string next = rank0 + "/grad_reduced_5-9.csv";  // the next step range's file
+    testing::write_file(next, "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(5, 3.5));
+    ASSERT_TRUE(f.wait_for(grad_point(0, 5))) << f.out();
+    std::string rank1 = mon + "/Nov21_14-35-30-rank1-1535879a";  // another rank, later
+    testing::make_dirs(rank1);
+    testing::write_file(rank1 + "/grad_reduced_0-4.csv",
+                        "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(0, 4.5));
+    ASSERT_TRUE(f.wait_for(grad_point(1, 0))) << f.out();
+    // Truncated and rewritten: the new content is read again from the start.
+    testing::write_file(next, "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(6, 5.5));
+    ASSERT_TRUE(f.wait_for(grad_point(0, 6))) << f.out();
+    // Renamed over: a new file at the same path.
+    testing::write_file(rank1 + "/tmp", "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(1, 6.5));
+    ASSERT_EQ(::rename((rank1 + "/tmp").c_str(), (rank1 + "/grad_reduced_0-4.csv").c_str()), 0);
+    ASSERT_TRUE(f.wait_for(grad_point(1, 1))) << f.out();
+    // Deleted: nothing breaks, later files still arrive.
+    ASSERT_EQ(::unlink(file.c_str()), 0);
+    testing::write_file(rank0 + "/grad_reduced_10-14.csv",
+                        "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(10, 7.5));
+    ASSERT_TRUE(f.wait_for(grad_point(0, 10))) << f.out();
+    EXPECT_EQ(f.stop(), 0);
+    for (auto [rank, step] : std::vector<std::pair<int, int>>{
+             {0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 5}, {1, 0}, {0, 6}, {0, 10}})
+        EXPECT_EQ(count(f.out(), grad_point(rank, step).substr(0, grad_point(rank, step).size())), 1u)
+            << rank << "@" << step << "\n" << f.out();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, FollowCsv, ::testing::Values("", "--poll=50"),
+                         [](const auto& info) { return info.param.empty() ? "inotify" : "poll"; });
+
+// Append -> printed latency, reported (timing is measured, not asserted: CI machines vary).
+TEST(DumpFollow, AppendToOutputLatency) {
+    for (std::string mode : {"", "--poll=100"}) {
+        TempDir dir;
+        std::string file = dir / "Train_Samples_loss.csv";
+        testing::write_file(file, "step,loss\r\n");
+        Follower f(dir.path(), mode);
+        ASSERT_TRUE(f.wait_for("run,rank,tag,step,wall_time,value\n")) << f.out();
+        std::vector<double> ms;
+        for (int i = 1; i <= 30; ++i) {
+            auto start = std::chrono::steady_clock::now();
+            testing::append_file(file, std::to_string(i * 32) + ",0.5\r\n");
+            ASSERT_TRUE(f.wait_for(",Train/Samples/loss," + std::to_string(i * 32) + ",")) << f.out();
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        std::sort(ms.begin(), ms.end());
+        std::string label = mode.empty() ? "inotify" : "poll 100 ms";
+        std::printf("append -> dump --follow output (%s): median %.2f ms, p90 %.2f ms, max %.2f ms\n",
+                    label.c_str(), ms[ms.size() / 2], ms[ms.size() * 9 / 10], ms.back());
+        ::testing::Test::RecordProperty(mode.empty() ? "inotify_median_ms" : "poll100_median_ms",
+                                        std::to_string(ms[ms.size() / 2]));
+        EXPECT_EQ(f.stop(), 0);
+    }
 }
 
 }  // namespace

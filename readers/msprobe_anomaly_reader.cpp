@@ -1,0 +1,245 @@
+#include "readers/msprobe_anomaly_reader.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "readers/json_value.h"
+#include "readers/number_text.h"
+
+namespace runtop {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool all_digits(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+bool to_int(std::string_view s, std::int64_t& out) {
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
+}
+
+// Takes `word` off the front of `s`.
+bool eat(std::string_view& s, std::string_view word) {
+    if (!s.starts_with(word)) return false;
+    s.remove_prefix(word.size());
+    return true;
+}
+
+// Python's float repr, as the message prints it ("nan", "inf", "476.07618007421394").
+double message_number(std::string_view text) {
+    double v;
+    return parse_value(text, v) ? v : kNaN;
+}
+
+const char* json_type_name(JsonType type) {
+    switch (type) {
+        case JsonType::kNull:
+            return "null";
+        case JsonType::kBool:
+            return "a boolean";
+        case JsonType::kNumber:
+            return "a number";
+        case JsonType::kString:
+            return "a string";
+        case JsonType::kArray:
+            return "an array";
+        case JsonType::kObject:
+            return "an object";
+    }
+    return "?";
+}
+
+}  // namespace
+
+// The equivalent of the regex
+//   Rule (\S+) reports anomaly signal in \('([^']*)', '([^']*)'\) at step (\d+)
+//   (?:, current value (\S+), history mean (\S+))?\.
+// and of the legacy "Rule (\S+) reports anomaly signal in (.*) at step (\d+)\.".
+bool parse_anomaly_message(std::string_view s, AnomalyMessage& out) {
+    out = AnomalyMessage{};
+    out.value = kNaN;
+    out.history_mean = kNaN;
+    std::size_t at = s.find("Rule ");
+    if (at == std::string_view::npos) return false;
+    s.remove_prefix(at + 5);
+    std::size_t space = s.find(' ');
+    if (space == 0 || space == std::string_view::npos) return false;
+    std::string_view rule = s.substr(0, space);
+    s.remove_prefix(space);
+    if (!eat(s, " reports anomaly signal in ")) return false;
+    out.rule.assign(rule);
+    std::string_view rest = s;
+    if (eat(rest, "('")) {
+        std::size_t q = rest.find('\'');
+        if (q != std::string_view::npos) {
+            std::string_view after_tag = rest.substr(q + 1);
+            if (eat(after_tag, ", '")) {
+                std::size_t q2 = after_tag.find('\'');
+                if (q2 != std::string_view::npos) {
+                    std::string_view op = after_tag.substr(0, q2);
+                    std::string_view tail = after_tag.substr(q2 + 1);
+                    std::size_t digits_end = 0;
+                    if (eat(tail, ") at step ")) {
+                        while (digits_end < tail.size() && tail[digits_end] >= '0' &&
+                               tail[digits_end] <= '9')
+                            ++digits_end;
+                    }
+                    if (digits_end > 0) {
+                        out.op.assign(op);
+                        tail.remove_prefix(digits_end);
+                        if (eat(tail, ", current value ")) {
+                            std::size_t sep = tail.find(", history mean ");
+                            if (sep != std::string_view::npos) {
+                                out.value = message_number(tail.substr(0, sep));
+                                std::string_view mean = tail.substr(sep + 15);
+                                std::size_t end = mean.find_first_of(" \t\r\n");
+                                if (end != std::string_view::npos) mean = mean.substr(0, end);
+                                // The sentence's final '.' is not part of the number.
+                                if (mean.ends_with('.')) mean.remove_suffix(1);
+                                out.history_mean = message_number(mean);
+                            }
+                        }
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    // Legacy: "... in <tag_name> at step <s>." carries the rule only.
+    return s.find(" at step ") != std::string_view::npos;
+}
+
+AnomalyTagName parse_anomaly_tag_name(std::string_view tag) {
+    AnomalyTagName out;
+    std::size_t slash = tag.rfind('/');
+    if (slash == std::string_view::npos || slash + 1 == tag.size()) return out;
+    out.kind = tag.substr(slash + 1);
+    std::string_view name = tag.substr(0, slash);
+    // "/rank<R>" before the kind; names never end in one.
+    std::size_t rank_at = name.rfind("/rank");
+    if (rank_at != std::string_view::npos && all_digits(name.substr(rank_at + 5))) {
+        std::int64_t rank;
+        if (to_int(name.substr(rank_at + 5), rank) && rank <= 1000000)
+            out.rank = static_cast<int>(rank);
+        name = name.substr(0, rank_at);
+    }
+    std::size_t colon = name.find(':');
+    if (colon != std::string_view::npos && to_int(name.substr(0, colon), out.vpp)) {
+        out.has_vpp = true;
+        name.remove_prefix(colon + 1);
+    }
+    std::size_t last = name.rfind(':');
+    if (last != std::string_view::npos && all_digits(name.substr(last + 1)) &&
+        to_int(name.substr(last + 1), out.micro)) {
+        out.has_micro = true;
+        name = name.substr(0, last);
+    }
+    out.name = name;
+    out.ok = true;
+    return out;
+}
+
+std::string_view anomaly_kind_prefix(std::string_view kind) {
+    if (kind == "acc_grad" || kind == "pre_grad") return "grad_unreduced";
+    if (kind == "post_grad") return "grad_reduced";
+    if (kind == "mg_direction") return "other";
+    // actv, actv_grad, exp_avg, exp_avg_sq, param_origin, param_updated: the CSV prefix is
+    // the kind itself; so it is for kinds added later.
+    return kind;
+}
+
+std::string anomaly_series_tag(std::string_view tag_name, std::string_view op) {
+    if (op.empty()) return {};
+    AnomalyTagName parts = parse_anomaly_tag_name(tag_name);
+    if (!parts.ok) return {};
+    std::string tag(anomaly_kind_prefix(parts.kind));
+    tag += '/';
+    if (parts.has_vpp && parts.vpp != 0) tag += fmt::format("{}:", parts.vpp);
+    tag += parts.name;
+    if (parts.has_micro) tag += fmt::format(":{}", parts.micro);
+    tag += '/';
+    tag += op;
+    return tag;
+}
+
+MsProbeAnomalyReader::MsProbeAnomalyReader(SourceFile file, PointSink& sink)
+    : WholeFileReader(std::move(file), sink) {}
+
+ParseOutcome MsProbeAnomalyReader::parse(std::string_view text, bool) {
+    JsonParse parsed = parse_json(text);
+    if (!parsed) return ParseOutcome::from(parsed.error());
+    JsonValue root = parsed.document().root();
+    if (!root.is_object())
+        return ParseOutcome::invalid(
+            fmt::format("not an msProbe anomaly file: the top level is {}, not an object",
+                        json_type_name(root.type())));
+
+    std::uint64_t entries = 0, bad = 0;
+    std::string first_bad;
+    for (const JsonMember& m : root.members()) {
+        if (!m.value.is_object()) {
+            if (bad++ == 0)
+                first_bad = fmt::format("entry \"{}\" is {}, not an object", m.key,
+                                        json_type_name(m.value.type()));
+            continue;
+        }
+        ImportedAnomaly a;
+        a.run = file_.run;
+        std::int64_t rank;
+        a.rank = m.value.get("rank").integer(rank) && rank >= 0 && rank <= 1000000
+                     ? static_cast<int>(rank)
+                     : file_.rank;
+        a.key.assign(m.key);
+        a.raw_tag.assign(m.value.get("tag_name").string());
+        a.message.assign(m.value.get("message").string());
+        m.value.get("step").integer(a.step);
+        m.value.get("pp_stage").integer(a.pp_stage);
+        m.value.get("vpp_stage").integer(a.vpp_stage);
+        m.value.get("call_id").integer(a.call_id);
+        // micro_step is always 0 in the entry; the tag's ":<micro>" is the real one.
+        AnomalyTagName parts = parse_anomaly_tag_name(a.raw_tag);
+        if (parts.ok && parts.has_micro) {
+            a.micro_step = parts.micro;
+        } else {
+            m.value.get("micro_step").integer(a.micro_step);
+        }
+        for (JsonValue mate : m.value.get("group_mates").elements()) {
+            std::int64_t r;
+            if (mate.integer(r) && r >= 0 && r <= 1000000)
+                a.group_mates.push_back(static_cast<int>(r));
+        }
+        AnomalyMessage msg;
+        if (parse_anomaly_message(a.message, msg)) {
+            a.rule = std::move(msg.rule);
+            a.op = std::move(msg.op);
+            a.value = msg.value;
+            a.history_mean = msg.history_mean;
+        } else {
+            a.value = kNaN;
+            a.history_mean = kNaN;
+        }
+        a.tag = anomaly_series_tag(a.raw_tag, a.op);
+        a.source_path = file_.path;
+        sink_.anomaly(std::move(a));
+        ++entries;
+    }
+    records_ = entries;
+    anomalies_ = entries;
+    if (bad > 0 && !warned_bad_entry_) {
+        warned_bad_entry_ = true;
+        warn(fmt::format("{}: {} entr{} skipped ({})", file_.path, bad, bad == 1 ? "y" : "ies",
+                         first_bad));
+    }
+    return ParseOutcome::ok();
+}
+
+}  // namespace runtop
