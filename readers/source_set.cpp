@@ -1,6 +1,7 @@
 #include "readers/source_set.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "readers/discovery.h"
 #include "readers/file_kinds.h"
@@ -90,6 +91,14 @@ void SourceSet::on_watch_ready() {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& [key, entry] : fresh) poll_entry(*entry);
     for (Entry* entry : changed) poll_entry(*entry);
+    // A file that could not be read (permission denied, a transient NFS error) may never
+    // change again, so the watcher would never name it: retry such files now and then.
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_retry_ >= std::chrono::seconds(1)) {
+        last_retry_ = now;
+        for (Entry* entry : order_)
+            if (!entry->last_error.empty()) poll_entry(*entry);
+    }
 }
 
 std::vector<std::string> SourceSet::take_messages() {

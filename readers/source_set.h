@@ -7,6 +7,7 @@
 // which is all `dump --follow` needs until the inotify/poll watcher arrives.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -64,6 +65,7 @@ class SourceSet {
     std::vector<std::string> messages_;
     std::map<std::string, std::string> root_errors_;
     std::unique_ptr<Watcher> watcher_;
+    std::chrono::steady_clock::time_point last_retry_{};
     std::size_t readable_roots_ = 0;
 };
 

@@ -21,14 +21,21 @@ namespace {
 using testing::TempDir;
 
 class Follower {
-public:
-    explicit Follower(const std::string& dir, const std::string& mode = "") {
+  public:
+    // `as_nobody`: the child drops root privileges (so permissions apply) and its stderr is
+    // captured with its stdout.
+    explicit Follower(const std::string& dir, const std::string& mode = "",
+                      bool as_nobody = false) {
         int fds[2];
         if (::pipe(fds) != 0) throw std::runtime_error("pipe");
         pid_ = ::fork();
         if (pid_ == 0) {
             ::dup2(fds[1], 1);
             ::close(fds[0]);
+            if (as_nobody) {
+                ::dup2(fds[1], 2);
+                if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(126);
+            }
             if (mode.empty())
                 ::execl(RUNTOP_BINARY, RUNTOP_BINARY, "dump", "--follow", dir.c_str(), nullptr);
             else
@@ -71,7 +78,7 @@ public:
     }
     const std::string& out() const { return out_; }
 
-private:
+  private:
     pid_t pid_ = -1;
     int fd_ = -1;
     std::string out_;
@@ -128,7 +135,7 @@ TEST_P(FollowCsv, EveryChangeOnceInThisMode) {
     testing::make_dirs(rank0);  // a new rank dir appears...
     std::string file = rank0 + "/grad_reduced_0-4.csv";
     testing::write_file(file, "vpp_stage,name,step,norm,shape,dtype\n");  // ...header-only first
-    for (int step = 0; step < 3; ++step) {  // appended line by line
+    for (int step = 0; step < 3; ++step) {                                // appended line by line
         testing::append_file(file, grad_row(step, 1.5));
         ASSERT_TRUE(f.wait_for(grad_point(0, step))) << f.out();
     }
@@ -147,7 +154,8 @@ TEST_P(FollowCsv, EveryChangeOnceInThisMode) {
     testing::write_file(next, "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(6, 5.5));
     ASSERT_TRUE(f.wait_for(grad_point(0, 6))) << f.out();
     // Renamed over: a new file at the same path.
-    testing::write_file(rank1 + "/tmp", "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(1, 6.5));
+    testing::write_file(rank1 + "/tmp",
+                        "vpp_stage,name,step,norm,shape,dtype\n" + grad_row(1, 6.5));
     ASSERT_EQ(::rename((rank1 + "/tmp").c_str(), (rank1 + "/grad_reduced_0-4.csv").c_str()), 0);
     ASSERT_TRUE(f.wait_for(grad_point(1, 1))) << f.out();
     // Deleted: nothing breaks, later files still arrive.
@@ -158,12 +166,40 @@ TEST_P(FollowCsv, EveryChangeOnceInThisMode) {
     EXPECT_EQ(f.stop(), 0);
     for (auto [rank, step] : std::vector<std::pair<int, int>>{
              {0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 5}, {1, 0}, {0, 6}, {0, 10}})
-        EXPECT_EQ(count(f.out(), grad_point(rank, step).substr(0, grad_point(rank, step).size())), 1u)
-            << rank << "@" << step << "\n" << f.out();
+        EXPECT_EQ(count(f.out(), grad_point(rank, step).substr(0, grad_point(rank, step).size())),
+                  1u)
+            << rank << "@" << step << "\n"
+            << f.out();
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, FollowCsv, ::testing::Values("", "--poll=50"),
                          [](const auto& info) { return info.param.empty() ? "inotify" : "poll"; });
+
+TEST_P(FollowCsv, PermissionDeniedIsReportedThenReadOnceAllowed) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root, to run the follower as another user";
+    TempDir dir;
+    ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+    std::string ok = dir / "ok", locked = dir / "locked";
+    testing::make_dirs(ok);
+    testing::make_dirs(locked);
+    testing::write_file(ok + "/Train_Samples_loss.csv", "step,loss\r\n32,2.5\r\n");
+    testing::write_file(locked + "/Train_Samples_lr.csv", "step,lr\r\n32,0.001\r\n");
+    std::string secret = ok + "/Train_Samples_loss_scale.csv";
+    testing::write_file(secret, "step,loss_scale\r\n32,65536\r\n");
+    ASSERT_EQ(::chmod(locked.c_str(), 0), 0);
+    ASSERT_EQ(::chmod(secret.c_str(), 0), 0);
+    Follower f("ds=" + dir.path(), GetParam(), true);
+    // The rest continues, and each problem is one line naming the path.
+    ASSERT_TRUE(f.wait_for("ds/ok,,Train/Samples/loss,32,")) << f.out();
+    ASSERT_TRUE(f.wait_for(locked)) << f.out();
+    ASSERT_TRUE(f.wait_for(secret + ": cannot open: Permission denied")) << f.out();
+    ASSERT_EQ(::chmod(locked.c_str(), 0755), 0);
+    ASSERT_EQ(::chmod(secret.c_str(), 0644), 0);
+    ASSERT_TRUE(f.wait_for("ds/locked,,Train/Samples/lr,32,")) << f.out();
+    ASSERT_TRUE(f.wait_for("ds/ok,,Train/Samples/loss_scale,32,")) << f.out();
+    EXPECT_EQ(f.stop(), 0);
+    EXPECT_EQ(count(f.out(), "Permission denied"), 2u) << f.out();  // said once each
+}
 
 // Append -> printed latency, reported (timing is measured, not asserted: CI machines vary).
 TEST(DumpFollow, AppendToOutputLatency) {
@@ -177,13 +213,17 @@ TEST(DumpFollow, AppendToOutputLatency) {
         for (int i = 1; i <= 30; ++i) {
             auto start = std::chrono::steady_clock::now();
             testing::append_file(file, std::to_string(i * 32) + ",0.5\r\n");
-            ASSERT_TRUE(f.wait_for(",Train/Samples/loss," + std::to_string(i * 32) + ",")) << f.out();
-            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            ASSERT_TRUE(f.wait_for(",Train/Samples/loss," + std::to_string(i * 32) + ","))
+                << f.out();
+            ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count());
         }
         std::sort(ms.begin(), ms.end());
         std::string label = mode.empty() ? "inotify" : "poll 100 ms";
-        std::printf("append -> dump --follow output (%s): median %.2f ms, p90 %.2f ms, max %.2f ms\n",
-                    label.c_str(), ms[ms.size() / 2], ms[ms.size() * 9 / 10], ms.back());
+        std::printf(
+            "append -> dump --follow output (%s): median %.2f ms, p90 %.2f ms, max %.2f ms\n",
+            label.c_str(), ms[ms.size() / 2], ms[ms.size() * 9 / 10], ms.back());
         ::testing::Test::RecordProperty(mode.empty() ? "inotify_median_ms" : "poll100_median_ms",
                                         std::to_string(ms[ms.size() / 2]));
         EXPECT_EQ(f.stop(), 0);
