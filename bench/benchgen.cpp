@@ -1,11 +1,23 @@
 // runtop_benchgen DIR MB: writes about MB megabytes of realistic scalar event files for the
 // ingest benchmark (bench/run_bench.sh), with runtop's own writer.
+// runtop_benchgen --msprobe-csv DIR MB: the same for msProbe monitor CSVs (below).
 //
 // Shape (like the 82 MB PyTorch/msProbe file of TFEVENTS.md §8.1): 8 ranks, one event file
 // each in DIR/rank_<r>/, a file_version record first, then ~160 tags per step written as
 // PyTorch `add_scalar` does (`simple_value`, no metadata), steps 0..N. Most tags are msProbe
 // monitor tags ("model.layers.7.mlp.fc1.weight/rank3/pre_grad_norm"), a few are training
 // tags ("train/loss"). Each step is one buffered write per file.
+//
+// msProbe CSV shape (FORMATS.md §1.2, writers/msprobe_writer.h): 8 ranks, each its own run dir
+// "<date>-rank<R>-<uuid8>" in DIR, step_count_per_record 5, so files
+// "<prefix>_<a>-<b>.csv" of 5 steps each and thousands of them. Prefixes actv (with a
+// micro_step column, 2 micro steps; module ".input"/".output" rows), grad_unreduced,
+// grad_reduced, exp_avg, exp_avg_sq, param_origin, param_updated (one row per parameter of a
+// small Megatron-style model sharded 8 ways); ops min,max,mean,norm,zeros,nans then shape
+// (quoted when 2-D or more: "[1536, 4096]") and dtype. Values are drawn with each
+// statistic's usual magnitude (activations of order 1, gradients and moments small
+// enough that round(6) leaves many "0.0", "-0.0" and "1e-06"), and about one row in 5000
+// carries nan or inf as an overflowing step does. Seeded: the same bytes every time.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -14,11 +26,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "writers/event_writer.h"
+#include "writers/msprobe_writer.h"
 #include "writers/tfrecord_writer.h"
 
 namespace {
@@ -46,17 +61,7 @@ bool make_dir(const std::string& path) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: runtop_benchgen DIR MB\n");
-        return 2;
-    }
-    const std::string dir = argv[1];
-    const double mb = std::atof(argv[2]);
-    if (!(mb > 0)) {
-        std::fprintf(stderr, "runtop_benchgen: MB must be a positive number\n");
-        return 2;
-    }
+int write_events(const std::string& dir, double mb) {
     if (!make_dir(dir)) return 1;
     const std::uint64_t per_rank = static_cast<std::uint64_t>(mb * 1e6 / kRanks);
     const double start = 1.7e9;
@@ -109,4 +114,210 @@ int main(int argc, char** argv) {
     std::printf("runtop_benchgen: %d files, %" PRIu64 " bytes, %" PRIu64 " records in %s\n", files,
                 total_bytes, total_records, dir.c_str());
     return 0;
+}
+
+// --- msProbe monitor CSVs --------------------------------------------------------------------
+
+namespace {
+
+constexpr std::int64_t kStepsPerFile = 5;  // step_count_per_record
+constexpr int kLayers = 8;
+constexpr int kMicroSteps = 2;
+
+struct Tensor {
+    std::string name;
+    std::string shape;
+    double scale;  // typical magnitude of its entries
+};
+
+// Parameters of one tensor-parallel shard (hidden 4096, ffn 11008, tp 8): names as Megatron's
+// model prints them.
+std::vector<Tensor> model_params() {
+    std::vector<Tensor> params;
+    params.push_back({"language_model.embedding.word_embeddings.weight", "[16000, 4096]", 0.02});
+    for (int l = 0; l < kLayers; ++l) {
+        const std::string p = "language_model.encoder.layers." + std::to_string(l) + ".";
+        params.push_back({p + "input_layernorm.weight", "[4096]", 1.0});
+        params.push_back({p + "self_attention.query_key_value.weight", "[1536, 4096]", 0.02});
+        params.push_back({p + "self_attention.dense.weight", "[4096, 512]", 0.02});
+        params.push_back({p + "post_attention_layernorm.weight", "[4096]", 1.0});
+        params.push_back({p + "mlp.dense_h_to_4h.weight", "[2752, 4096]", 0.02});
+        params.push_back({p + "mlp.dense_4h_to_h.weight", "[4096, 1376]", 0.02});
+    }
+    params.push_back({"language_model.encoder.final_layernorm.weight", "[4096]", 1.0});
+    params.push_back({"language_model.output_layer.weight", "[16000, 4096]", 0.02});
+    return params;
+}
+
+// Hooked modules: each gives an ".input" and an ".output" row per micro step.
+std::vector<Tensor> model_activations() {
+    std::vector<Tensor> actv;
+    for (int l = 0; l < kLayers; ++l) {
+        const std::string p = "language_model.encoder.layers." + std::to_string(l) + ".";
+        for (const char* m : {"input_layernorm", "self_attention", "post_attention_layernorm",
+                              "mlp"}) {
+            actv.push_back({p + m + ".input", "[4096, 1, 4096]", 1.0 + 0.1 * l});
+            actv.push_back({p + m + ".output", "[4096, 1, 4096]", 1.2 + 0.1 * l});
+        }
+    }
+    return actv;
+}
+
+class CsvValues {
+public:
+    explicit CsvValues(std::uint64_t seed) : rng_(seed) {}
+
+    // min, max, mean, norm, zeros, nans of a tensor whose entries are of order `scale`, of
+    // `elements` entries; now and then a step that overflowed.
+    void stats(double scale, double elements, double zero_fraction, std::vector<double>& out) {
+        out.resize(6);
+        const double s = scale * std::exp(0.3 * normal_(rng_));
+        out[0] = -s * (3.5 + std::fabs(normal_(rng_)));
+        out[1] = s * (3.5 + std::fabs(normal_(rng_)));
+        out[2] = s * 0.01 * normal_(rng_);
+        out[3] = s * std::sqrt(elements) * (1.0 + 0.05 * normal_(rng_));
+        out[4] = zero_fraction > 0 ? std::min(1.0, zero_fraction * (1.0 + 0.1 * normal_(rng_)))
+                                   : 0.0;
+        out[5] = 0.0;
+        if (uniform_(rng_) < 2e-4) {  // overflow: nan statistics and a count of nans
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            const double inf = std::numeric_limits<double>::infinity();
+            bool all_nan = uniform_(rng_) < 0.5;
+            out[0] = all_nan ? nan : -inf;
+            out[1] = all_nan ? nan : inf;
+            out[2] = nan;
+            out[3] = all_nan ? nan : inf;
+            out[5] = all_nan ? std::floor(elements * uniform_(rng_)) : 0.0;
+        }
+    }
+    double uniform() { return uniform_(rng_); }
+
+private:
+    std::mt19937_64 rng_;
+    std::normal_distribution<double> normal_{0.0, 1.0};
+    std::uniform_real_distribution<double> uniform_{0.0, 1.0};
+};
+
+double elements_of(const std::string& shape) {
+    double n = 1;
+    for (const char* p = shape.c_str(); *p;) {
+        if (*p >= '0' && *p <= '9') {
+            char* end;
+            n *= std::strtod(p, &end);
+            p = end;
+        } else {
+            ++p;
+        }
+    }
+    return n;
+}
+
+std::uint64_t file_size(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+}  // namespace
+
+int write_msprobe_csv(const std::string& dir, double mb) {
+    using runtop::msprobe::Row;
+    if (!make_dir(dir)) return 1;
+    const std::uint64_t target = static_cast<std::uint64_t>(mb * 1e6);
+    const double start = 1.7e9;
+    const std::vector<std::string> ops = {"min", "max", "mean", "norm", "zeros", "nans"};
+    struct Prefix {
+        const char* name;
+        double scale;  // of the statistic relative to the parameter's own scale
+        double zeros;
+    };
+    // Gradients, the optimizer's moments and the parameters before and after the step.
+    const Prefix param_prefixes[] = {{"grad_unreduced", 2e-4, 0.0}, {"grad_reduced", 2.5e-5, 0.0},
+                                     {"exp_avg", 1e-5, 0.0},        {"exp_avg_sq", 1e-6, 0.02},
+                                     {"param_origin", 1.0, 0.0},    {"param_updated", 1.0, 0.0}};
+    const std::vector<Tensor> params = model_params();
+    const std::vector<Tensor> actv = model_activations();
+
+    std::vector<runtop::msprobe::MonitorCsvWriter> writers;
+    std::vector<CsvValues> values;
+    std::mt19937 uuid_rng(99);
+    for (int rank = 0; rank < kRanks; ++rank) {
+        const std::string run = dir + "/" + runtop::msprobe::run_dir_name(start, rank, uuid_rng());
+        if (!make_dir(run)) return 1;
+        writers.emplace_back(run, ops, kStepsPerFile);
+        values.emplace_back(5678 + static_cast<std::uint64_t>(rank));
+    }
+
+    std::uint64_t bytes = 0, rows_written = 0;
+    std::size_t files = 0;
+    std::vector<Row> rows;
+    auto check = [](const runtop::Status& s) {
+        if (!s) {
+            std::fprintf(stderr, "runtop_benchgen: %s\n", s.error().message.c_str());
+            std::exit(1);
+        }
+    };
+    for (std::int64_t step = 0; bytes < target; ++step) {
+        const double decay = 1.0 + 2.0 / (1.0 + 0.01 * static_cast<double>(step));
+        for (int rank = 0; rank < kRanks; ++rank) {
+            auto& writer = writers[static_cast<std::size_t>(rank)];
+            CsvValues& v = values[static_cast<std::size_t>(rank)];
+            rows.clear();
+            for (int micro = 0; micro < kMicroSteps; ++micro)
+                for (const Tensor& t : actv) {
+                    Row& r = rows.emplace_back();
+                    r.name = t.name;
+                    r.micro_step = micro;
+                    r.shape = t.shape;
+                    r.dtype = "torch.bfloat16";
+                    const bool relu = t.name.find("mlp.output") != std::string::npos;
+                    v.stats(t.scale, elements_of(t.shape), relu ? 0.45 : 0.0, r.values);
+                }
+            check(writer.write_step("actv", true, step, rows));
+            for (const Prefix& prefix : param_prefixes) {
+                rows.clear();
+                for (const Tensor& t : params) {
+                    Row& r = rows.emplace_back();
+                    r.name = t.name;
+                    r.shape = t.shape;
+                    r.dtype = "torch.float32";
+                    v.stats(t.scale * prefix.scale * decay, elements_of(t.shape), prefix.zeros,
+                            r.values);
+                    if (std::string_view(prefix.name) == "exp_avg_sq") {  // a second moment
+                        r.values[0] = 0.0;
+                        r.values[2] = std::fabs(r.values[2]);
+                    }
+                }
+                check(writer.write_step(prefix.name, false, step, rows));
+            }
+            rows_written += static_cast<std::uint64_t>(kMicroSteps) * actv.size() +
+                            std::size(param_prefixes) * params.size();
+        }
+        if ((step + 1) % kStepsPerFile == 0) {  // every rank's files of these 5 steps are done
+            for (auto& writer : writers) {
+                bytes += file_size(writer.path_for("actv", step));
+                for (const Prefix& prefix : param_prefixes)
+                    bytes += file_size(writer.path_for(prefix.name, step));
+                files += 1 + std::size(param_prefixes);
+            }
+        }
+    }
+    std::printf("runtop_benchgen: %zu msProbe CSV files, %" PRIu64 " bytes, %" PRIu64
+                " rows in %s\n",
+                files, bytes, rows_written, dir.c_str());
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    bool csv = argc == 4 && std::strcmp(argv[1], "--msprobe-csv") == 0;
+    if (argc != 3 && !csv) {
+        std::fprintf(stderr, "usage: runtop_benchgen [--msprobe-csv] DIR MB\n");
+        return 2;
+    }
+    const std::string dir = argv[csv ? 2 : 1];
+    const double mb = std::atof(argv[csv ? 3 : 2]);
+    if (!(mb > 0)) {
+        std::fprintf(stderr, "runtop_benchgen: MB must be a positive number\n");
+        return 2;
+    }
+    return csv ? write_msprobe_csv(dir, mb) : write_events(dir, mb);
 }

@@ -1,5 +1,6 @@
 // Micro benchmarks of the ingest hot path (DESIGN.md §7): CRC-32C, the TFRecord framing walk,
-// the Event decoder, and EventFileReader::poll end to end on a generated file.
+// the Event decoder, and EventFileReader::poll end to end on a generated file; for CSVs the
+// tokenizer, number parsing, and MsProbeCsvReader::poll on a generated msProbe monitor file.
 #include <benchmark/benchmark.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,7 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cmath>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +19,12 @@
 #include "core/point_sink.h"
 #include "readers/crc32c.h"
 #include "readers/event_decoder.h"
+#include "readers/csv_tokenizer.h"
 #include "readers/event_file_reader.h"
+#include "readers/msprobe_csv_reader.h"
+#include "readers/number_text.h"
 #include "writers/event_writer.h"
+#include "writers/msprobe_writer.h"
 #include "writers/tfrecord_writer.h"
 
 namespace {
@@ -201,6 +208,149 @@ void BM_ReaderPoll(benchmark::State& state) {
                                                   benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_ReaderPoll)->Unit(benchmark::kMillisecond);
+
+// --- msProbe monitor CSVs -----------------------------------------------------------------------
+
+// One msProbe row's statistics: min, max, mean, norm, zeros, nans of a tensor of scale `s`.
+std::vector<double> msprobe_stats(std::mt19937_64& rng, double s) {
+    std::normal_distribution<double> n(0.0, 1.0);
+    return {-s * (3.5 + std::abs(n(rng))), s * (3.5 + std::abs(n(rng))), s * 0.01 * n(rng),
+            s * 2500 * (1 + 0.05 * n(rng)), 0.0, 0.0};
+}
+
+const char* const kShapes[] = {"[4096]", "[1536, 4096]", "[4096, 512]", "[2752, 4096]"};
+
+std::string msprobe_param_name(int i) {
+    static const char* const kParams[] = {"input_layernorm.weight",
+                                          "self_attention.query_key_value.weight",
+                                          "self_attention.dense.weight", "mlp.dense_h_to_4h.weight"};
+    return "language_model.encoder.layers." + std::to_string(i / 4) + "." + kParams[i % 4];
+}
+
+// About `bytes` of msProbe grad_reduced rows (32 parameters a step) as MonitorCsvWriter writes
+// them, header first.
+std::string msprobe_rows(std::size_t bytes, std::uint64_t* rows) {
+    std::mt19937_64 rng(11);
+    std::string buf = "vpp_stage,name,step,min,max,mean,norm,zeros,nans,shape,dtype\n";
+    *rows = 0;
+    for (int step = 0; buf.size() < bytes; ++step)
+        for (int i = 0; i < 32; ++i) {
+            buf += "0," + msprobe_param_name(i) + "," + std::to_string(step);
+            for (double v : msprobe_stats(rng, i % 4 ? 2.5e-5 * 0.02 : 2.5e-5)) {
+                buf += ',';
+                msprobe::append_python_float(buf, v);
+            }
+            const std::string shape = kShapes[i % 4];
+            buf += shape.find(',') != std::string::npos ? ",\"" + shape + "\"" : "," + shape;
+            buf += ",torch.float32\n";
+            ++*rows;
+        }
+    return buf;
+}
+
+void BM_CsvTokenizerSplit(benchmark::State& state) {
+    std::uint64_t rows = 0;
+    const std::string buf = msprobe_rows(1 << 20, &rows);
+    CsvTokenizer tokenizer;
+    for (auto _ : state) {
+        std::uint64_t records = 0, fields = 0;
+        std::size_t used = tokenizer.split(
+            buf.data(), buf.size(), [&](std::span<const std::string_view> f, std::size_t) {
+                ++records;
+                fields += f.size();
+            });
+        if (used != buf.size() || records != rows + 1 || fields != records * 11) {
+            state.SkipWithError("tokenizer lost records or fields");
+            break;
+        }
+        benchmark::DoNotOptimize(fields);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * buf.size()));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * (rows + 1)));
+}
+BENCHMARK(BM_CsvTokenizerSplit);
+
+void BM_ParseValue(benchmark::State& state) {
+    // Cells as round(6) then repr() prints them, in proportions like the bench data.
+    const std::vector<std::string_view> cells = {
+        "-0.001234", "0.002417", "-2e-06",   "0.0",       "1.253021", "-4.873516",
+        "5e-05",     "0.45123",  "123.4567", "16.908311", "-0.0",     "3.7e-05",
+        "0.0",       "1e-06",    "nan",      "0.031873"};
+    std::size_t bytes = 0;
+    for (std::string_view c : cells) bytes += c.size();
+    for (auto _ : state) {
+        double sum = 0;
+        for (std::string_view c : cells) {
+            double v;
+            if (!parse_value(c, v)) state.SkipWithError("parse_value failed");
+            sum += v;
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cells.size()));
+}
+BENCHMARK(BM_ParseValue);
+
+void BM_ParseStep(benchmark::State& state) {
+    const std::vector<std::string_view> cells = {"0", "7", "42", "1234", "56789", "120000"};
+    for (auto _ : state) {
+        std::int64_t sum = 0;
+        for (std::string_view c : cells) {
+            std::int64_t v;
+            if (!parse_step(c, v)) state.SkipWithError("parse_step failed");
+            sum += v;
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cells.size()));
+}
+BENCHMARK(BM_ParseStep);
+
+struct GeneratedCsv {
+    std::string dir;
+    std::string path;
+    std::uint64_t bytes = 0;
+    std::uint64_t rows = 0;
+
+    GeneratedCsv() {
+        char tmpl[] = "/tmp/runtop_microbench_csv_XXXXXX";
+        if (!::mkdtemp(tmpl)) std::abort();
+        dir = tmpl;
+        path = dir + "/grad_reduced_0-999.csv";  // an msProbe name: the reader wants its prefix
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        if (!f) std::abort();
+        const std::string text = msprobe_rows(4 << 20, &rows);  // ~4 MB, ~30k rows
+        if (std::fwrite(text.data(), 1, text.size(), f) != text.size()) std::abort();
+        if (std::fclose(f) != 0) std::abort();
+        bytes = text.size();
+    }
+    ~GeneratedCsv() {
+        std::remove(path.c_str());
+        ::rmdir(dir.c_str());
+    }
+};
+
+void BM_MsProbeReaderPoll(benchmark::State& state) {
+    static GeneratedCsv file;
+    std::uint64_t points = 0;
+    for (auto _ : state) {
+        CountingSink sink;
+        MsProbeCsvReader reader(SourceFile{file.path, "bench", 0, SourceFormat::kMsProbeCsv},
+                                sink);
+        Status status = reader.poll();
+        if (!status || reader.rows() != file.rows || reader.bad_rows() != 0) {
+            state.SkipWithError("reader did not read every row");
+            break;
+        }
+        points += sink.points;
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.bytes));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * file.rows));
+    state.counters["points"] = benchmark::Counter(static_cast<double>(points),
+                                                  benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_MsProbeReaderPoll)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

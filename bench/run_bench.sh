@@ -8,9 +8,19 @@
 #    `runtop ls DIR >/dev/null` on one core (taskset -c 0 when available), best of 3 each,
 #    and prints MB/s, records/s and ratios (to cat, and to TensorBoard's Python
 #    EventAccumulator at 4.25 MB/s, TFEVENTS.md §8.1), plus runtop's peak RSS.
-# 3. Runs runtop_microbench briefly.
+# 3. The same for msProbe monitor CSVs: ~BENCH_MB of them in BUILD_DIR/bench-data-csv (8 ranks,
+#    thousands of 5-step files, `runtop_benchgen --msprobe-csv`), `cat FILES` next to
+#    `runtop ls DIR`, rows/s, and pandas.read_csv over the same files in one Python process
+#    when pandas is importable (bar: >= 500 MB/s on one core and >= 5x pandas). Wall and CPU
+#    time both (CPU time is the steadier on a shared machine), and where ls spends its time:
+#    runtop_ingest_probe reads the data into a counting sink (the readers alone) and into the
+#    Store, and ls runs once more with malloc on huge pages (the Store's page faults).
+# 4. Checks parse_value against strtod on a million random decimals (runtop_number_check),
+#    then runs runtop_microbench briefly.
 # Environment: BENCH_MB (default 100), BENCH_RUNS (default 3), BENCH_MIN_TIME (default 0.2),
-# BENCH_NO_GNU_TIME=1 (measure RSS from /proc as on systems without GNU time).
+# BENCH_NO_GNU_TIME=1 (measure RSS from /proc as on systems without GNU time),
+# BENCH_PYTHON (default python3, then /usr/bin/python3: the first that imports pandas),
+# BENCH_ONLY=events|csv|micro (run one section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -21,12 +31,20 @@ MIN_TIME=${BENCH_MIN_TIME:-0.2}
 RUNTOP=$BUILD/runtop
 GEN=$BUILD/bench/runtop_benchgen
 MICRO=$BUILD/bench/runtop_microbench
+PROBE=$BUILD/bench/runtop_ingest_probe
+NUMCHECK=$BUILD/bench/runtop_number_check
 DATA=$BUILD/bench-data
 STAMP=$DATA/.benchgen
 PYTHON_MBPS=4.25  # TensorBoard EventAccumulator.Reload(), TFEVENTS.md §8.1
 BAR_MBPS=1000     # DESIGN.md §7: >= 1 GB/s on one core with CRC checked
+CSV_DATA=$BUILD/bench-data-csv
+CSV_STAMP=$CSV_DATA/.benchgen
+CSV_GEN_VERSION=msprobe-csv-1  # bump when runtop_benchgen --msprobe-csv writes other bytes
+CSV_BAR_MBPS=500  # CSV ingest on one core
+CSV_BAR_PANDAS=5  # ... and at least this many times pandas.read_csv
+ONLY=${BENCH_ONLY:-}
 
-for exe in "$RUNTOP" "$GEN" "$MICRO"; do
+for exe in "$RUNTOP" "$GEN" "$MICRO" "$PROBE" "$NUMCHECK"; do
     if [[ ! -x $exe ]]; then
         echo "run_bench.sh: $exe is missing; build first (make build)" >&2
         exit 1
@@ -38,34 +56,9 @@ data_bytes() {
         awk '{ s += $1 } END { printf "%d\n", s }'
 }
 
-# --- 1. data ---------------------------------------------------------------------------------
-if [[ -f $STAMP && "$(cat "$STAMP")" == "$MB $(data_bytes)" ]]; then
-    echo "bench data: $DATA (kept, $(data_bytes) bytes)"
-else
-    rm -rf "$DATA"
-    "$GEN" "$DATA" "$MB"
-    echo "$MB $(data_bytes)" >"$STAMP"
-fi
-mapfile -t FILES < <(find "$DATA" -type f -name 'events.out.tfevents.*' | sort)
-BYTES=$(data_bytes)
-
-PIN=()
-if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
-    PIN=(taskset -c 0)
-    PINNED="pinned to CPU 0 (taskset -c 0)"
-else
-    PINNED="not pinned (no taskset)"
-fi
-
-# --- 2. end to end ---------------------------------------------------------------------------
-LS_ERR=$(mktemp)
-trap 'rm -f "$LS_ERR"' EXIT
-
 now() {  # seconds, microsecond resolution; bash 5 has EPOCHREALTIME, no fork needed
     if [[ -n ${EPOCHREALTIME:-} ]]; then echo "$EPOCHREALTIME"; else date +%s.%N; fi
 }
-run_cat() { "${PIN[@]}" cat "${FILES[@]}" >/dev/null; }
-run_ls() { "${PIN[@]}" "$RUNTOP" ls "$DATA" >/dev/null 2>"$LS_ERR"; }
 
 best_of() {  # best_of FUNCTION: prints the best wall time of $RUNS runs, in seconds
     local best="" t0 t1 dt
@@ -81,6 +74,85 @@ best_of() {  # best_of FUNCTION: prints the best wall time of $RUNS runs, in sec
     echo "$best"
 }
 
+# best_times FUNCTION: prints "WALL CPU", the best wall time and the best CPU time (user +
+# system of the children) of $RUNS runs, in seconds. On a shared machine CPU time is the
+# steadier figure: waiting for another process's time slice is not counted.
+best_times() {
+    local best_w="" best_c="" w u s c
+    for ((i = 0; i < RUNS; i++)); do
+        read -r w u s < <( { TIMEFORMAT='%3R %3U %3S'; time "$1"; } 2>&1 >/dev/null )
+        c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
+        if [[ -z $best_w ]] || awk -v d="$w" -v b="$best_w" 'BEGIN { exit !(d < b) }'; then
+            best_w=$w
+        fi
+        if [[ -z $best_c ]] || awk -v d="$c" -v b="$best_c" 'BEGIN { exit !(d < b) }'; then
+            best_c=$c
+        fi
+    done
+    echo "$best_w $best_c"
+}
+
+# Peak RSS of `runtop ls DIR`: GNU time when present, else sampled from /proc while it runs.
+# Sets RSS_KB and RSS_HOW.
+measure_rss() {
+    RSS_KB=""
+    RSS_HOW=""
+    if [[ -z ${BENCH_NO_GNU_TIME:-} && -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
+        local rss_file
+        rss_file=$(mktemp)
+        /usr/bin/time -f %M -o "$rss_file" "$RUNTOP" ls "$1" >/dev/null 2>&1
+        RSS_KB=$(tail -1 "$rss_file")
+        rm -f "$rss_file"
+        RSS_HOW="GNU time %M"
+    else
+        "$RUNTOP" ls "$1" >/dev/null 2>&1 &
+        local pid=$! peak=0 state hwm key value
+        while :; do
+            state="" hwm=""
+            { while read -r key value _; do
+                case $key in
+                    State:) state=$value ;;
+                    VmHWM:) hwm=$value ;;
+                esac
+            done <"/proc/$pid/status"; } 2>/dev/null || break
+            if [[ -n $hwm ]] && ((hwm > peak)); then peak=$hwm; fi
+            [[ $state == Z ]] && break  # exited: a zombie has no memory left to report
+        done
+        wait "$pid" || true
+        RSS_KB=$peak
+        RSS_HOW="VmHWM sampled from /proc (a lower bound)"
+    fi
+}
+
+PIN=()
+if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
+    PIN=(taskset -c 0)
+    PINNED="pinned to CPU 0 (taskset -c 0)"
+else
+    PINNED="not pinned (no taskset)"
+fi
+
+LS_ERR=$(mktemp)
+CSV_ERR=$(mktemp)
+CSV_LIST=$(mktemp)
+trap 'rm -f "$LS_ERR" "$CSV_ERR" "$CSV_LIST"' EXIT
+
+if [[ -z $ONLY || $ONLY == events ]]; then
+# --- 1. data ---------------------------------------------------------------------------------
+if [[ -f $STAMP && "$(cat "$STAMP")" == "$MB $(data_bytes)" ]]; then
+    echo "bench data: $DATA (kept, $(data_bytes) bytes)"
+else
+    rm -rf "$DATA"
+    "$GEN" "$DATA" "$MB"
+    echo "$MB $(data_bytes)" >"$STAMP"
+fi
+mapfile -t FILES < <(find "$DATA" -type f -name 'events.out.tfevents.*' | sort)
+BYTES=$(data_bytes)
+
+# --- 2. end to end ---------------------------------------------------------------------------
+run_cat() { "${PIN[@]}" cat "${FILES[@]}" >/dev/null; }
+run_ls() { "${PIN[@]}" "$RUNTOP" ls "$DATA" >/dev/null 2>"$LS_ERR"; }
+
 # Warm the page cache (and runtop's own first-run costs) before timing anything.
 run_cat
 run_cat
@@ -95,40 +167,13 @@ if [[ -z $RECORDS ]]; then
     cat "$LS_ERR" >&2
     exit 1
 fi
-if ! grep -q ' 0 bad records, 0 resyncs, 0 warnings' "$LS_ERR"; then
+if ! grep -q ' 0 bad records, 0 bad rows, 0 resyncs, 0 warnings' "$LS_ERR"; then
     echo "run_bench.sh: runtop ls reported problems with the bench data:" >&2
     cat "$LS_ERR" >&2
     exit 1
 fi
 
-# Peak RSS of `runtop ls`: GNU time when present, else sampled from /proc while it runs.
-RSS_KB=""
-RSS_HOW=""
-if [[ -z ${BENCH_NO_GNU_TIME:-} && -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
-    RSS_FILE=$(mktemp)
-    /usr/bin/time -f %M -o "$RSS_FILE" "$RUNTOP" ls "$DATA" >/dev/null 2>&1
-    RSS_KB=$(tail -1 "$RSS_FILE")
-    rm -f "$RSS_FILE"
-    RSS_HOW="GNU time %M"
-else
-    "$RUNTOP" ls "$DATA" >/dev/null 2>&1 &
-    pid=$!
-    peak=0
-    while :; do
-        state="" hwm=""
-        { while read -r key value _; do
-            case $key in
-                State:) state=$value ;;
-                VmHWM:) hwm=$value ;;
-            esac
-        done <"/proc/$pid/status"; } 2>/dev/null || break
-        if [[ -n $hwm ]] && ((hwm > peak)); then peak=$hwm; fi
-        [[ $state == Z ]] && break  # exited: a zombie has no memory left to report
-    done
-    wait "$pid" || true
-    RSS_KB=$peak
-    RSS_HOW="VmHWM sampled from /proc (a lower bound)"
-fi
+measure_rss "$DATA"
 
 echo
 echo "ingest: $(( ${#FILES[@]} )) files, $BYTES bytes, $RECORDS records; page cache warm;" \
@@ -149,7 +194,165 @@ awk -v bytes="$BYTES" -v recs="$RECORDS" -v tc="$T_CAT" -v tl="$T_LS" -v py="$PY
     printf "  bar (DESIGN.md 7): >= %d MB/s and >= 1/8 of cat: %s\n", bar, ok ? "PASS" : "FAIL"
 }'
 
-# --- 3. micro benchmarks ---------------------------------------------------------------------
+fi  # events
+
+if [[ -z $ONLY || $ONLY == csv ]]; then
+# --- 3. msProbe monitor CSVs -----------------------------------------------------------------
+csv_bytes() {
+    find "$CSV_DATA" -type f -name '*.csv' -printf '%s\n' 2>/dev/null |
+        awk '{ s += $1 } END { printf "%d\n", s }'
+}
+if [[ -f $CSV_STAMP && "$(cat "$CSV_STAMP")" == "$CSV_GEN_VERSION $MB $(csv_bytes)" ]]; then
+    echo
+    echo "csv bench data: $CSV_DATA (kept, $(csv_bytes) bytes)"
+else
+    rm -rf "$CSV_DATA"
+    echo
+    "$GEN" --msprobe-csv "$CSV_DATA" "$MB"
+    echo "$CSV_GEN_VERSION $MB $(csv_bytes)" >"$CSV_STAMP"
+fi
+mapfile -t CSV_FILES < <(find "$CSV_DATA" -type f -name '*.csv' | sort)
+printf '%s\n' "${CSV_FILES[@]}" >"$CSV_LIST"
+CSV_BYTES=$(csv_bytes)
+# Data rows: every line but each file's one header (no quoted field spans lines here).
+CSV_LINES=$(cat "${CSV_FILES[@]}" | wc -l)
+CSV_ROWS=$((CSV_LINES - ${#CSV_FILES[@]}))
+
+run_cat_csv() { "${PIN[@]}" cat "${CSV_FILES[@]}" >/dev/null; }
+run_ls_csv() { "${PIN[@]}" "$RUNTOP" ls "$CSV_DATA" >/dev/null 2>"$CSV_ERR"; }
+
+run_cat_csv
+run_cat_csv
+run_ls_csv
+
+read -r T_CAT_CSV C_CAT_CSV <<<"$(best_times run_cat_csv)"
+read -r T_LS_CSV C_LS_CSV <<<"$(best_times run_ls_csv)"
+
+CSV_RECORDS=$(sed -n 's/.* MB, \([0-9][0-9]*\) records).*/\1/p' "$CSV_ERR" | tail -1)
+if [[ $CSV_RECORDS != "$CSV_ROWS" ]]; then
+    echo "run_bench.sh: runtop ls read ${CSV_RECORDS:-?} rows of the $CSV_ROWS in the CSV bench data:" >&2
+    cat "$CSV_ERR" >&2
+    exit 1
+fi
+if ! grep -q ' 0 bad records, 0 bad rows, 0 resyncs, 0 warnings' "$CSV_ERR"; then
+    echo "run_bench.sh: runtop ls reported problems with the CSV bench data:" >&2
+    cat "$CSV_ERR" >&2
+    exit 1
+fi
+# The same ls with malloc on transparent huge pages: what the Store's page faults cost.
+run_ls_csv_thp() {
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "${PIN[@]}" "$RUNTOP" ls "$CSV_DATA" >/dev/null 2>&1
+}
+read -r T_LS_THP C_LS_THP <<<"$(best_times run_ls_csv_thp)"
+CSV_POINTS=$(sed -n 's/.* series, \([0-9][0-9]*\) points from.*/\1/p' "$CSV_ERR" | tail -1)
+CSV_SERIES=$(sed -n 's/^runtop: \([0-9][0-9]*\) series,.*/\1/p' "$CSV_ERR" | tail -1)
+measure_rss "$CSV_DATA"
+
+# pandas.read_csv over the same files: one process, every file once per pass, best pass of
+# $RUNS after one warm-up pass; the interpreter's start and `import pandas` are not timed.
+PANDAS_PY=""
+PANDAS_WHY=""
+for py in "${BENCH_PYTHON:-python3}" /usr/bin/python3; do
+    if ! command -v "$py" >/dev/null 2>&1; then
+        PANDAS_WHY+="${PANDAS_WHY:+; }$py: not found"
+    elif "$py" -c 'import pandas' 2>/dev/null; then
+        PANDAS_PY=$py
+        break
+    else
+        PANDAS_WHY+="${PANDAS_WHY:+; }$py: cannot import pandas"
+    fi
+done
+T_PANDAS=""
+if [[ -n $PANDAS_PY ]]; then
+    PANDAS_OUT=$("${PIN[@]}" "$PANDAS_PY" - "$CSV_LIST" "$RUNS" <<'PY'
+import sys, time
+import pandas as pd
+paths = open(sys.argv[1]).read().split("\n")[:-1]
+runs = int(sys.argv[2])
+best = best_cpu = None
+rows = 0
+for i in range(runs + 1):
+    t0, c0 = time.perf_counter(), time.process_time()
+    n = 0
+    for path in paths:
+        n += len(pd.read_csv(path))
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0
+    if i > 0:
+        best = dt if best is None else min(best, dt)
+        best_cpu = dc if best_cpu is None else min(best_cpu, dc)
+    rows = n
+print(f"{best:.6f} {best_cpu:.6f} {rows} {pd.__version__}")
+PY
+    )
+    read -r T_PANDAS C_PANDAS PANDAS_ROWS PANDAS_VERSION <<<"$PANDAS_OUT"
+    if [[ $PANDAS_ROWS != "$CSV_ROWS" ]]; then
+        echo "run_bench.sh: pandas read $PANDAS_ROWS rows, not $CSV_ROWS" >&2
+        exit 1
+    fi
+fi
+
+# Where runtop's time goes: the readers alone (a sink that only numbers series and counts
+# points) and the readers into the Store, each in a fresh process; best CPU time of $RUNS.
+min_of() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
+C_READERS="" C_STORE="" T_TEARDOWN=""
+for ((r = 0; r < RUNS; r++)); do
+    read -r _ c _ _ _ <<<"$("${PIN[@]}" "$PROBE" "$CSV_DATA" readers)"
+    C_READERS=$(min_of "$c" "$C_READERS")
+    read -r _ c td _ _ <<<"$("${PIN[@]}" "$PROBE" "$CSV_DATA" store)"
+    C_STORE=$(min_of "$c" "$C_STORE")
+    T_TEARDOWN=$(min_of "$td" "$T_TEARDOWN")
+done
+
 echo
+echo "msProbe CSV ingest: ${#CSV_FILES[@]} files, $CSV_BYTES bytes, $CSV_ROWS rows" \
+    "($CSV_POINTS points in $CSV_SERIES series); page cache warm; $PINNED; best of $RUNS"
+awk -v bytes="$CSV_BYTES" -v rows="$CSV_ROWS" -v tc="$T_CAT_CSV" -v tl="$T_LS_CSV" \
+    -v cc="$C_CAT_CSV" -v cl="$C_LS_CSV" -v tp="$T_PANDAS" -v cp="${C_PANDAS:-}" \
+    -v pyv="${PANDAS_VERSION:-}" -v pypath="$PANDAS_PY" -v why="$PANDAS_WHY" \
+    -v cr="$C_READERS" -v cs="$C_STORE" -v ttd="$T_TEARDOWN" -v cthp="$C_LS_THP" \
+    -v bar="$CSV_BAR_MBPS" -v barpd="$CSV_BAR_PANDAS" -v rss="$RSS_KB" -v rss_how="$RSS_HOW" \
+    -v runs="$RUNS" '
+function mbps(t) { return t > 0 ? bytes / t / 1e6 : 0 }
+function row(name, t, c, ref) {
+    printf "  %-30s %9.4f %10.0f %12.0f %8s %9.4f %10.0f\n", name, t, mbps(t), rows / t,
+           sprintf("%.3f", mbps(t) / ref), c, mbps(c)
+}
+BEGIN {
+    mc = mbps(tc); ml = mbps(tl)
+    printf "  %-30s %9s %10s %12s %8s %9s %10s\n", "", "wall (s)", "MB/s", "rows/s", "vs cat",
+           "cpu (s)", "MB/s cpu"
+    row("cat FILES > /dev/null", tc, cc, mc)
+    row("runtop ls DIR > /dev/null", tl, cl, mc)
+    if (tp != "") { mp = mbps(tp); row("pandas.read_csv each file", tp, cp, mc) }
+    printf "  runtop / cat            = %.3f (1/%.1f); cpu time: %.3f\n", ml / mc, mc / ml,
+           mbps(cl) / mbps(cc)
+    if (tp != "")
+        printf "  runtop / pandas         = %.1fx; cpu time: %.1fx  (pandas %s, %s, one process, C engine, import not timed)\n",
+               ml / mp, mbps(cl) / mbps(cp), pyv, pypath
+    else
+        printf "  runtop / pandas         = skipped: no Python with pandas (%s)\n", why
+    printf "  runtop ls peak RSS      = %.1f MB  (%s; %.1f bytes per row)\n", rss / 1024,
+           rss_how, rss * 1024 / rows
+    printf "  where runtop ls spends its CPU time (runtop_ingest_probe, fresh processes, best of %d):\n", runs
+    printf "    %-46s %9.4f s %6.0f MB/s\n", "readers alone (sink counts, numbers series)", cr, mbps(cr)
+    printf "    %-46s %9.4f s %6.0f MB/s\n", "readers into the Store (ls without its table)", cs, mbps(cs)
+    printf "    %-46s %9.4f s  (%.0f%% of ls)\n", "the Store (the difference)", cs - cr,
+           100 * (cs - cr) / cl
+    printf "    %-46s %9.4f s  (%.0f%% of ls)\n", "the table, exit, start (ls minus the above)",
+           cl - cs, 100 * (cl - cs) / cl
+    printf "    %-46s %9.4f s (wall)\n", "  of which freeing SourceSet and Store", ttd
+    printf "    %-46s %9.4f s %6.0f MB/s  (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)\n",
+           "ls with malloc on transparent huge pages", cthp, mbps(cthp)
+    ok = ml >= bar && (tp == "" || ml >= barpd * mp)
+    printf "  bar: >= %d MB/s on one core and >= %dx pandas: %s%s\n", bar, barpd,
+           ok ? "PASS" : "FAIL", tp == "" ? " (pandas part not checked)" : ""
+}'
+fi  # csv
+
+if [[ -z $ONLY || $ONLY == micro ]]; then
+# --- 4. micro benchmarks ---------------------------------------------------------------------
+echo
+"$NUMCHECK"
 echo "micro benchmarks ($PINNED, --benchmark_min_time=$MIN_TIME):"
 "${PIN[@]}" "$MICRO" --benchmark_min_time="$MIN_TIME"
+fi  # micro
