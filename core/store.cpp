@@ -1,43 +1,92 @@
 #include "core/store.h"
 
 #include <algorithm>
+#include <cstring>
+#include <utility>
 
 namespace runtop {
 
-void Series::append(const Point& p) {
-    ++received_;
-    if (steps_.empty() || p.step > steps_.back()) {
-        steps_.push_back(p.step);
-        walls_.push_back(p.wall_time);
-        values_.push_back(p.value);
+Series::Series(Series&& o) noexcept
+    : key_(std::move(o.key_)),
+      kind_(o.kind_),
+      arena_(o.arena_),
+      chunks_(std::move(o.chunks_)),
+      tail_(std::exchange(o.tail_, Chunk{})),
+      tail_chunk_(std::exchange(o.tail_chunk_, 0)),
+      tail_first_(std::exchange(o.tail_first_, 0)),
+      tail_end_(std::exchange(o.tail_end_, 0)),
+      size_(std::exchange(o.size_, 0)),
+      last_step_(o.last_step_),
+      restarts_(std::move(o.restarts_)),
+      received_(o.received_) {}
+
+void Series::next_chunk() {
+    const std::size_t c = tail_end_ == 0 ? 0 : tail_chunk_ + 1;
+    if (c == chunks_.size()) {
+        const int cls = static_cast<int>(c);  // chunk c holds kFirstChunk << c points
+        chunks_.push_back(Chunk{static_cast<std::int64_t*>(arena_->allocate(cls)),
+                                static_cast<double*>(arena_->allocate(cls)),
+                                static_cast<double*>(arena_->allocate(cls))});
+    }
+    tail_ = chunks_[c];
+    tail_chunk_ = c;
+    tail_first_ = first_index(c);
+    tail_end_ = first_index(c + 1);
+}
+
+void Series::locate_tail() {
+    if (size_ == 0) {  // the chunks stay, for the points that replace the dropped ones
+        tail_end_ = 0;
+        next_chunk();
         return;
     }
-    if (p.step == steps_.back()) {  // the same step written again: the later write wins
-        walls_.back() = p.wall_time;
-        values_.back() = p.value;
+    // The chunk of the last kept point; push() moves on when it is full.
+    const std::size_t c = chunk_of(size_ - 1);
+    tail_ = chunks_[c];
+    tail_chunk_ = c;
+    tail_first_ = first_index(c);
+    tail_end_ = first_index(c + 1);
+}
+
+void Series::append(const Point& p) {
+    ++received_;
+    if (size_ == 0 || p.step > last_step_) {
+        push(p);
+        return;
+    }
+    if (p.step == last_step_) {  // the same step written again: the later write wins
+        const std::size_t at = size_ - 1 - first_index(chunk_of(size_ - 1));
+        const Chunk& c = chunks_[chunk_of(size_ - 1)];
+        c.walls[at] = p.wall_time;
+        c.values[at] = p.value;
         return;
     }
     std::uint64_t dropped = truncate_from(p.step);
     restarts_.push_back({p.step, p.wall_time, dropped});
-    steps_.push_back(p.step);
-    walls_.push_back(p.wall_time);
-    values_.push_back(p.value);
+    push(p);
 }
 
 std::uint64_t Series::truncate_from(std::int64_t step) {
-    auto it = std::lower_bound(steps_.begin(), steps_.end(), step);
-    std::size_t keep = static_cast<std::size_t>(it - steps_.begin());
-    std::uint64_t dropped = steps_.size() - keep;
-    steps_.resize(keep);
-    walls_.resize(keep);
-    values_.resize(keep);
+    // Steps increase: binary search for the first index at or after `step`.
+    std::size_t lo = 0, hi = size_;
+    while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        if (point(mid).step < step)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    std::uint64_t dropped = size_ - lo;
+    size_ = lo;
+    if (size_ > 0) last_step_ = point(size_ - 1).step;
+    locate_tail();
     return dropped;
 }
 
 SeriesId Store::series(const SeriesKey& key, SourceKind kind) {
     auto [it, inserted] = index_.try_emplace(key, static_cast<SeriesId>(series_.size()));
     if (inserted) {
-        series_.emplace_back(key, kind);
+        series_.emplace_back(key, kind, *arena_);
         by_run_rank_[{key.run, key.rank}].push_back(it->second);
     }
     return it->second;

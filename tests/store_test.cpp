@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace runtop {
 namespace {
 
@@ -71,6 +73,44 @@ TEST(Store, ConfigTextKeepsTheLatestPerTag) {
     store.config_text({"run", 1, "config", 0, "c"});
     ASSERT_EQ(store.config_texts().size(), 2u);
     EXPECT_EQ(store.config_texts()[0].text, "b");
+}
+
+}  // namespace
+}  // namespace runtop
+
+namespace runtop {
+namespace {
+
+// The chunked columns against a plain model: random appends, repeats and restarts across
+// chunk boundaries, checked point by point.
+TEST(Store, ChunkedSeriesMatchAPlainModelThroughRandomRestarts) {
+    Store store;
+    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    std::vector<Point> model;
+    std::mt19937_64 rng(42);
+    std::int64_t step = 0;
+    for (int i = 0; i < 20000; ++i) {
+        int action = static_cast<int>(rng() % 100);
+        if (action < 2 && step > 0) {
+            step = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(step));  // restart
+        } else if (action < 5 && step > 0) {
+            --step;  // the same step again
+        }
+        Point p{step, 1e9 + i, static_cast<double>(rng() % 1000) / 7};
+        store.append(id, p);
+        while (!model.empty() && model.back().step >= p.step) model.pop_back();
+        model.push_back(p);
+        ++step;
+    }
+    const Series& s = store.at(id);
+    ASSERT_EQ(s.size(), model.size());
+    for (std::size_t i = 0; i < model.size(); ++i) {
+        ASSERT_EQ(s.point(i).step, model[i].step) << i;
+        ASSERT_EQ(s.point(i).wall_time, model[i].wall_time) << i;
+        ASSERT_EQ(s.point(i).value, model[i].value) << i;
+    }
+    EXPECT_EQ(s.back().step, model.back().step);
+    EXPECT_EQ(s.received(), 20000u);
 }
 
 }  // namespace
