@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cstring>
 #include <deque>
-#include <mutex>
 #include <unordered_map>
 
 #include "core/identity.h"
@@ -58,8 +57,9 @@ std::string msprobe_csv_prefix(std::string_view basename, bool v2) {
     return std::string(prefix);
 }
 
-MsProbeCsvReader::MsProbeCsvReader(SourceFile file, PointSink& sink)
+MsProbeCsvReader::MsProbeCsvReader(SourceFile file, PointSink& sink, MsProbeKeyTables* tables)
     : CsvFileReader(std::move(file), sink),
+      tables_(tables),
       v2_(file_.format == SourceFormat::kMsProbeV2Csv),
       kind_(v2_ ? SourceKind::kMsProbeV2Csv : SourceKind::kMsProbeCsv) {
     std::string_view base = file_.path;
@@ -106,64 +106,31 @@ CsvFileReader::Header MsProbeCsvReader::on_header(std::span<const std::string_vi
     return Header::kAccepted;
 }
 
-struct MsProbeCsvReader::KeyTable {
-    std::deque<RowKey> keys;
-    std::unordered_map<std::string_view, RowKey*> index;
-    // The first series registered through the table, to check that a joining reader's sink
-    // gives the same ids.
-    bool has_probe = false;
-    SeriesKey probe;
-    SeriesId probe_id = 0;
-    std::string name;  // in the registry
-
-    ~KeyTable();
+struct MsProbeKeyTables::KeyTable {
+    std::deque<MsProbeCsvReader::RowKey> keys;
+    std::unordered_map<std::string_view, MsProbeCsvReader::RowKey*> index;
 };
 
-namespace {
+MsProbeKeyTables::MsProbeKeyTables() = default;
+MsProbeKeyTables::~MsProbeKeyTables() = default;
 
-struct TableRegistry {
-    std::mutex mutex;
-    std::unordered_map<std::string, std::weak_ptr<MsProbeCsvReader::KeyTable>> tables;
-};
-
-// Never destroyed: readers (and with them tables) may outlive static destruction.
-TableRegistry& registry() {
-    static TableRegistry* r = new TableRegistry;
-    return *r;
-}
-
-}  // namespace
-
-MsProbeCsvReader::KeyTable::~KeyTable() {
-    TableRegistry& r = registry();
-    std::lock_guard lock(r.mutex);
-    auto it = r.tables.find(name);
-    if (it != r.tables.end() && it->second.expired()) r.tables.erase(it);
+std::shared_ptr<MsProbeKeyTables::KeyTable> MsProbeKeyTables::table(const std::string& name) {
+    std::shared_ptr<KeyTable>& t = tables_[name];
+    if (!t) t = std::make_shared<KeyTable>();
+    return t;
 }
 
 void MsProbeCsvReader::join_table() {
-    std::string name = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}{}", static_cast<void*>(&sink_),
-                                   static_cast<int>(kind_), file_.rank, file_.run, prefix_,
-                                   micro_col_ >= 0 ? 'm' : '-', scope_col_ >= 0 ? 's' : '-');
+    if (!tables_) {
+        table_ = std::make_shared<KeyTable>();
+        return;
+    }
+    // Rows of different layouts or op columns are different series: a table each.
+    std::string name =
+        fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}{}", static_cast<int>(kind_), file_.rank, file_.run,
+                    prefix_, micro_col_ >= 0 ? 'm' : '-', scope_col_ >= 0 ? 's' : '-');
     for (const std::string& op : op_names_) name.append("\x1f").append(op);
-    TableRegistry& r = registry();
-    std::shared_ptr<KeyTable> table;
-    {
-        std::lock_guard lock(r.mutex);
-        auto it = r.tables.find(name);
-        if (it != r.tables.end()) table = it->second.lock();
-    }
-    // The sink at this address may not be the one the table was made for, or may not give
-    // one id per series: then this reader starts a table of its own.
-    if (table && table->has_probe && sink_.series(table->probe, kind_) != table->probe_id)
-        table.reset();
-    if (!table) {
-        table = std::make_shared<KeyTable>();
-        table->name = name;
-        std::lock_guard lock(r.mutex);
-        r.tables[name] = table;
-    }
-    table_ = std::move(table);
+    table_ = tables_->table(name);
 }
 
 void MsProbeCsvReader::on_restart() {
@@ -171,8 +138,7 @@ void MsProbeCsvReader::on_restart() {
     last_ = nullptr;
 }
 
-MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp,
-                                                        std::string_view name,
+MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp, std::string_view name,
                                                         std::string_view micro,
                                                         std::string_view scope) {
     if (!table_) join_table();
@@ -194,11 +160,6 @@ MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp,
     for (const std::string& op : op_names_) {
         series.tag = base + op;
         k.ids.push_back(sink_.series(series, kind_));
-        if (!table_->has_probe) {
-            table_->probe = series;
-            table_->probe_id = k.ids.back();
-            table_->has_probe = true;
-        }
     }
     table_->index.emplace(k.key, &k);
     return k;
@@ -214,8 +175,7 @@ MsProbeCsvReader::RowKey& MsProbeCsvReader::row_key(std::span<const std::string_
     if (last_ && last_->next) {
         const RowKey& k = *last_->next;
         const char* p = k.key.data();
-        if (k.vpp_len == vpp.size() && k.name_len == name.size() &&
-            k.micro_len == micro.size() &&
+        if (k.vpp_len == vpp.size() && k.name_len == name.size() && k.micro_len == micro.size() &&
             k.key.size() == vpp.size() + name.size() + micro.size() + scope.size() + 3 &&
             same_bytes(p + k.vpp_len + 1, name) && same_bytes(p, vpp) &&
             same_bytes(p + k.vpp_len + k.name_len + 2, micro) &&

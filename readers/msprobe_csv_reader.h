@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "readers/csv_file_reader.h"
@@ -23,22 +24,26 @@ namespace runtop {
 // "module_step0-9.csv" -> "module" (v2 when `v2`).
 std::string msprobe_csv_prefix(std::string_view basename, bool v2);
 
-class MsProbeCsvReader final : public CsvFileReader {
+// Every row key seen for one (run, rank, prefix, column layout), shared by the readers of one
+// SourceSet (one sink): msProbe starts a new file every step_count_per_record steps with the
+// same rows as the last one, so the readers of those files share one table instead of each
+// asking the sink for every series again. Owned by the ReaderFactory; used from one thread.
+class MsProbeKeyTables {
   public:
-    MsProbeCsvReader(SourceFile file, PointSink& sink);
-
-    // Every row key seen for one (sink, run, rank, prefix, column layout). msProbe starts a
-    // new file every step_count_per_record steps with the same rows as the last one, so the
-    // readers of those files share one table instead of each asking the sink for every
-    // series again. Shared only among readers of one sink (which must outlive them, and is
-    // used from one thread at a time), and only once the sink has returned the same id for
-    // the table's first series: a sink that does not deduplicate gets a table per reader.
+    MsProbeKeyTables();
+    ~MsProbeKeyTables();
     struct KeyTable;  // (defined in the .cpp)
+    std::shared_ptr<KeyTable> table(const std::string& name);
 
   private:
-    Header on_header(std::span<const std::string_view> fields, std::string& why) override;
-    void on_row(std::span<const std::string_view> fields) override;
-    void on_restart() override;
+    std::unordered_map<std::string, std::shared_ptr<KeyTable>> tables_;
+};
+
+class MsProbeCsvReader final : public CsvFileReader {
+  public:
+    // Without `tables`, the reader keeps a table of its own.
+    MsProbeCsvReader(SourceFile file, PointSink& sink, MsProbeKeyTables* tables = nullptr);
+    using KeyTable = MsProbeKeyTables::KeyTable;
 
     // A row's identity: its vpp, name, micro step and scope cells, joined by '\x1f' (the
     // lengths kept to compare a row's cells in place), and the series of its op columns.
@@ -48,11 +53,18 @@ class MsProbeCsvReader final : public CsvFileReader {
         std::vector<SeriesId> ids;  // one per op column
         RowKey* next = nullptr;     // the row that followed it last time
     };
+
+  private:
+    Header on_header(std::span<const std::string_view> fields, std::string& why) override;
+    void on_row(std::span<const std::string_view> fields) override;
+    void on_restart() override;
+
     RowKey& row_key(std::span<const std::string_view> fields);
     RowKey& new_row_key(std::string_view vpp, std::string_view name, std::string_view micro,
                         std::string_view scope);
     void join_table();
 
+    MsProbeKeyTables* tables_;
     bool v2_;
     std::string prefix_;
     SourceKind kind_;

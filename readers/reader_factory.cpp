@@ -7,7 +7,8 @@
 
 namespace runtop {
 
-ReaderFactory::ReaderFactory() : json_(make_json_reader_shared()) {}
+ReaderFactory::ReaderFactory()
+    : json_(make_json_reader_shared()), msprobe_(std::make_unique<MsProbeKeyTables>()) {}
 ReaderFactory::~ReaderFactory() = default;
 
 std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& sink) {
@@ -16,7 +17,7 @@ std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& si
             return std::make_unique<EventFileReader>(std::move(file), sink);
         case SourceFormat::kMsProbeCsv:
         case SourceFormat::kMsProbeV2Csv:
-            return std::make_unique<MsProbeCsvReader>(std::move(file), sink);
+            return std::make_unique<MsProbeCsvReader>(std::move(file), sink, msprobe_.get());
         case SourceFormat::kDeepSpeedCsv:
         case SourceFormat::kLightningCsv:
         case SourceFormat::kPlainCsv:

@@ -9,6 +9,7 @@
 namespace runtop {
 
 class JsonReaderShared;
+class MsProbeKeyTables;
 
 class ReaderFactory {
   public:
@@ -19,8 +20,9 @@ class ReaderFactory {
 
     std::unique_ptr<SourceReader> make(SourceFile file, PointSink& sink);
 
-private:
-    std::unique_ptr<JsonReaderShared> json_;  // e.g. each HF run's history, delivered once
+  private:
+    std::unique_ptr<JsonReaderShared> json_;     // e.g. each HF run's history, delivered once
+    std::unique_ptr<MsProbeKeyTables> msprobe_;  // row keys shared by a rank's files
 };
 
 }  // namespace runtop
