@@ -27,11 +27,15 @@ $(BUILD)/build.ninja: CMakeLists.txt | deps
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
-# Until the dashboard lands: write a demo run with runtop's own writer, list it, show a dump.
+# Until the dashboard lands: write a demo run with runtop's own writers (TensorBoard event
+# files and msProbe monitor output for the same ranks), list it, show excerpts.
 run: build
 	rm -rf $(DEMO_DIR)
 	$(BUILD)/runtop demo --no-ui --dir $(DEMO_DIR) --ranks 4 --steps 400 --rate 0 >/dev/null
-	$(BUILD)/runtop ls $(DEMO_DIR)
+	$(BUILD)/runtop ls --filter '^(train|eval)/' $(DEMO_DIR)
+	@echo
+	@echo "--- runtop ls --filter 'grad_reduced/layers.0.weight/norm' $(DEMO_DIR)/monitor_output ---"
+	@$(BUILD)/runtop ls --filter 'grad_reduced/layers\.0\.weight/norm' $(DEMO_DIR)/monitor_output
 	@echo
 	@echo "--- runtop dump --ranks 2 --filter train/loss $(DEMO_DIR) (steps around the injected NaN) ---"
 	@$(BUILD)/runtop dump --ranks 2 --filter 'train/loss' $(DEMO_DIR) | sed -n '1p;278,284p'

@@ -15,12 +15,14 @@
 #    time both (CPU time is the steadier on a shared machine), and where ls spends its time:
 #    runtop_ingest_probe reads the data into a counting sink (the readers alone) and into the
 #    Store, and ls runs once more with malloc on huge pages (the Store's page faults).
-# 4. Checks parse_value against strtod on a million random decimals (runtop_number_check),
+# 4. Live tail latency: append -> `runtop dump --follow` output, inotify and --poll=100
+#    (the DumpFollow.AppendToOutputLatency test of BUILD_DIR/tests/runtop_tests).
+# 5. Checks parse_value against strtod on a million random decimals (runtop_number_check),
 #    then runs runtop_microbench briefly.
 # Environment: BENCH_MB (default 100), BENCH_RUNS (default 3), BENCH_MIN_TIME (default 0.2),
 # BENCH_NO_GNU_TIME=1 (measure RSS from /proc as on systems without GNU time),
 # BENCH_PYTHON (default python3, then /usr/bin/python3: the first that imports pandas),
-# BENCH_ONLY=events|csv|micro (run one section).
+# BENCH_ONLY=events|csv|live|micro (run one section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -349,8 +351,22 @@ BEGIN {
 }'
 fi  # csv
 
+if [[ -z $ONLY || $ONLY == live ]]; then
+# --- 4. live tail latency --------------------------------------------------------------------
+# The real binary: `runtop dump --follow` on a CSV, the time from an append to its line on
+# stdout, in inotify mode and with --poll=100 (follow_test.cpp prints the figures).
+echo
+TESTS=$BUILD/tests/runtop_tests
+if [[ -x $TESTS ]]; then
+    echo "live tail latency (append -> runtop dump --follow output, 30 appends each):"
+    "$TESTS" --gtest_filter='DumpFollow.AppendToOutputLatency' 2>&1 | grep '^append' | sed 's/^/  /'
+else
+    echo "live tail latency: skipped ($TESTS is missing: build with RUNTOP_TESTS=ON)"
+fi
+fi  # live
+
 if [[ -z $ONLY || $ONLY == micro ]]; then
-# --- 4. micro benchmarks ---------------------------------------------------------------------
+# --- 5. micro benchmarks ---------------------------------------------------------------------
 echo
 "$NUMCHECK"
 echo "micro benchmarks ($PINNED, --benchmark_min_time=$MIN_TIME):"
