@@ -56,10 +56,10 @@ std::string_view strip_comment(std::string_view s) {
     return trim(s);
 }
 
-// The position of the quote closing the one at s[0], or npos.
-std::size_t closing_quote(std::string_view s) {
-    const char q = s[0];
-    for (std::size_t i = 1; i < s.size(); ++i) {
+// The position of the quote `q` that closes a quoted scalar, searching s from `from` (past
+// the opening quote), or npos.
+std::size_t closing_quote(std::string_view s, char q, std::size_t from) {
+    for (std::size_t i = from; i < s.size(); ++i) {
         if (q == '\'' && s[i] == '\'') {
             if (i + 1 < s.size() && s[i + 1] == '\'') {
                 ++i;  // '' is an escaped quote
@@ -76,6 +76,11 @@ std::size_t closing_quote(std::string_view s) {
         }
     }
     return std::string_view::npos;
+}
+
+// The quote closing the one at s[0].
+std::size_t closing_quote(std::string_view s) {
+    return closing_quote(s, s[0], 1);
 }
 
 void append_utf8(std::string& out, unsigned long cp) {
@@ -236,8 +241,11 @@ class YamlSubset {
     std::string gather(std::string_view first, std::size_t& k, int base) {
         std::string joined(first);
         const bool quoted = !first.empty() && (first[0] == '"' || first[0] == '\'');
+        // Only the text added since the last look is searched for the closing quote.
+        std::size_t unsearched = 1;
         while (k < lines_.size()) {
-            if (quoted && closing_quote(joined) != std::string::npos) break;
+            if (quoted && closing_quote(joined, first[0], unsearched) != std::string::npos) break;
+            unsearched = joined.size();
             const Line& l = lines_[k];
             if (l.blank) {
                 if (!quoted) break;

@@ -12,7 +12,7 @@ namespace runtop {
 // --- JsonValue ---
 
 JsonType JsonValue::type() const {
-    return doc_->nodes_[index_].type;
+    return exists() ? doc_->nodes_[index_].type : JsonType::kNull;
 }
 
 bool JsonValue::boolean() const {

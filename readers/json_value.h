@@ -42,7 +42,7 @@ class JsonValue {
     bool exists() const { return doc_ != nullptr; }
     explicit operator bool() const { return exists(); }
 
-    JsonType type() const;
+    JsonType type() const;  // kNull for an absent value too (is_null() tells them apart)
     bool is_null() const { return exists() && type() == JsonType::kNull; }
     bool is_bool() const { return exists() && type() == JsonType::kBool; }
     bool is_number() const { return exists() && type() == JsonType::kNumber; }

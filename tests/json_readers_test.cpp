@@ -694,6 +694,10 @@ TEST(HparamsYaml, MultiLineScalarsAndTags) {
         "  that PyYAML wrapped\n"
         "quoted: 'first part\n"
         "  second part'\n"
+        "escaped: 'it''s\n"
+        "  a \"b\" c'\n"
+        "double: \"x \\\"y\\\"\n"
+        "   z\"\n"
         "script: |\n"
         "  line one\n"
         "    indented\n"
@@ -710,6 +714,8 @@ TEST(HparamsYaml, MultiLineScalarsAndTags) {
         "url: http://x:80/y\n";
     EXPECT_EQ(yaml_entries(text), (Pairs{{"desc", "a long plain value that PyYAML wrapped"},
                                          {"quoted", "first part second part"},
+                                         {"escaped", "it's a \"b\" c"},
+                                         {"double", "x \"y\" z"},
                                          {"script", "line one\n  indented"},
                                          {"folded", "one two"},
                                          {"shape", "[3, 224]"},
@@ -775,6 +781,29 @@ TEST(HparamsReader, TextsWarningsAndAnUnfinishedLastLine) {
     EXPECT_EQ(sink.texts[2].text, "0.002");
     EXPECT_EQ(reader.pending(), "");
     EXPECT_TRUE(reader.take_warnings().empty());
+}
+
+// Duplicate keys: the last one counts (as in Python), and parsing the same text again sends
+// nothing (found while writing fuzz_json's "no unchanged text twice" property).
+TEST(WholeFileReader, DuplicateKeysSendTheLastTextOnce) {
+    RecordingSink sink;
+    HparamsReader yaml(SourceFile{"/x/hparams.yaml", "r", kNoRank, SourceFormat::kLightningHparams},
+                       sink);
+    ASSERT_TRUE(yaml.parse_content("a: 1\nb: 2\na: 3\n", false).done());
+    ASSERT_TRUE(yaml.parse_content("a: 1\nb: 2\na: 3\n", false).done());
+    ASSERT_EQ(sink.texts.size(), 2u);
+    EXPECT_EQ(sink.texts[0].tag, "hparams/b");
+    EXPECT_EQ(sink.texts[1].tag, "hparams/a");
+    EXPECT_EQ(sink.texts[1].text, "3");
+    sink.texts.clear();
+    OumiTelemetryReader oumi(SourceFile{"/x/telemetry_callback_rank0000.json", "r", kNoRank,
+                                        SourceFormat::kOumiTelemetry},
+                             sink);
+    ASSERT_TRUE(oumi.parse_content("{\"a\": {\"x\": 1}, \"a\": {\"x\": 2}}", false).done());
+    ASSERT_TRUE(oumi.parse_content("{\"a\": {\"x\": 1}, \"a\": {\"x\": 2}}", false).done());
+    ASSERT_EQ(sink.texts.size(), 1u);
+    EXPECT_EQ(sink.texts[0].tag, "oumi/summary/a/x");
+    EXPECT_EQ(sink.texts[0].text, "2");
 }
 
 // --- the entry point ---

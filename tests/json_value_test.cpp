@@ -136,6 +136,9 @@ TEST(JsonValue, ObjectsKeepMemberOrderAndRawText) {
     EXPECT_EQ(root.get("mA").raw(), "{\"x\": null}");
     EXPECT_TRUE(root.get("mA").get("x").is_null());
     EXPECT_FALSE(root.get("missing").exists());
+    EXPECT_EQ(root.get("missing").type(), JsonType::kNull);
+    EXPECT_FALSE(root.get("missing").is_null());
+    EXPECT_EQ(root.get("missing").raw(), "");
     EXPECT_FALSE(root.get("missing").get("deeper").exists());
     EXPECT_EQ(root.get("missing").size(), 0u);
     EXPECT_EQ(root.get("z").elements().begin(), root.get("z").elements().end());
@@ -185,7 +188,10 @@ TEST(JsonValue, TextEndingEarlyIsIncomplete) {
                              "[\"\\ud83d\\",
                              "[\"\\ud83d\\u",
                              "{\"k\\u00e",
-                             "[NaN, Infin"}) {
+                             "[NaN, Infin",
+                             "\xEF",
+                             "\xEF\xBB",
+                             "\xEF\xBB\xBF"}) {
         JsonParse p = parse_json(text);
         ASSERT_FALSE(p.ok()) << text;
         EXPECT_TRUE(p.incomplete()) << "'" << text << "': " << p.error().describe();
