@@ -30,8 +30,8 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
     if (n == 2 && c < 0xc2) return 0;                          // overlong
     if (n == 3 && c == 0xe0 && byte(i + 1) < 0xa0) return 0;   // overlong
     if (n == 3 && c == 0xed && byte(i + 1) >= 0xa0) return 0;  // surrogate
-    if (n == 4 && (c > 0xf4 || (c == 0xf0 && byte(i + 1) < 0x90) ||
-                   (c == 0xf4 && byte(i + 1) >= 0x90)))
+    if (n == 4 &&
+        (c > 0xf4 || (c == 0xf0 && byte(i + 1) < 0x90) || (c == 0xf4 && byte(i + 1) >= 0x90)))
         return 0;
     return n;
 }
@@ -130,6 +130,25 @@ void append_json_string(std::string& out, std::string_view s) {
         ++i;
     }
     out += '"';
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)) cp = 0xFFFD;
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
 }
 
 }  // namespace runtop

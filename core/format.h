@@ -2,6 +2,7 @@
 // quoting. Untrusted strings (tags come from files) are escaped, never written raw.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,5 +21,7 @@ void append_visible(std::string& out, std::string_view s);
 std::string visible(std::string_view s);
 // A JSON string literal; control characters escaped, invalid UTF-8 replaced by U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
+// A code point as UTF-8; surrogates and values beyond U+10FFFF become U+FFFD.
+void append_utf8(std::string& out, std::uint32_t code_point);
 
 }  // namespace runtop

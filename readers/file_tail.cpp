@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "readers/pread_full.h"
+
 namespace runtop {
 namespace {
 
@@ -19,21 +21,6 @@ constexpr std::size_t kChunk = 1 << 20;
 std::vector<char>& scratch() {
     thread_local std::vector<char> buffer(kChunk);
     return buffer;
-}
-
-// Reads up to `len` bytes at `at`, looping over short reads; returns the count or -errno.
-ssize_t pread_full(int fd, char* out, std::size_t len, std::uint64_t at) {
-    std::size_t got = 0;
-    while (got < len) {
-        ssize_t n = ::pread(fd, out + got, len - got, static_cast<off_t>(at + got));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return -errno;
-        }
-        if (n == 0) break;
-        got += static_cast<std::size_t>(n);
-    }
-    return static_cast<ssize_t>(got);
 }
 
 }  // namespace

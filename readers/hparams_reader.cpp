@@ -1,5 +1,7 @@
 #include "readers/hparams_reader.h"
 
+#include "core/format.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -83,25 +85,6 @@ std::size_t closing_quote(std::string_view s) {
     return closing_quote(s, s[0], 1);
 }
 
-void append_utf8(std::string& out, unsigned long cp) {
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)) cp = 0xFFFD;
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
 // The text of a quoted scalar, s = "'...'" or "\"...\"" (quotes included).
 std::string unquote(std::string_view s) {
     std::string out;
@@ -125,7 +108,7 @@ std::string unquote(std::string_view s) {
             std::string_view hex = body.substr(i + 1, hex_digits);
             auto [ptr, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), cp, 16);
             if (ec == std::errc() && ptr == hex.data() + hex.size()) {
-                append_utf8(out, cp);
+                append_utf8(out, static_cast<std::uint32_t>(std::min<unsigned long>(cp, 0x110000)));
                 i += hex_digits;
                 continue;
             }

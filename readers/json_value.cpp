@@ -1,5 +1,7 @@
 #include "readers/json_value.h"
 
+#include "core/format.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -318,24 +320,7 @@ class JsonParser {
         return true;
     }
 
-    void append_utf8(unsigned cp) {
-        std::string& out = doc_.decoded_;
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
+    void append_utf8(unsigned cp) { runtop::append_utf8(doc_.decoded_, cp); }
 
     // "\uXXXX" with p_ just after the 'u'. A high surrogate pairs with a low one escaped right
     // after it; a lone surrogate (Python's json accepts them) becomes U+FFFD, as UTF-8 cannot

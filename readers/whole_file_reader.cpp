@@ -11,6 +11,7 @@
 
 #include "core/format.h"
 #include "readers/json_value.h"
+#include "readers/pread_full.h"
 
 namespace runtop {
 namespace {
@@ -22,21 +23,6 @@ std::string& scratch() {
     return buffer;
 }
 constexpr std::size_t kKeptScratch = std::size_t{4} << 20;
-
-// Reads up to `len` bytes at `at`, looping over short reads; returns the count or -errno.
-ssize_t pread_full(int fd, char* out, std::size_t len, std::uint64_t at) {
-    std::size_t got = 0;
-    while (got < len) {
-        ssize_t n = ::pread(fd, out + got, len - got, static_cast<off_t>(at + got));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return -errno;
-        }
-        if (n == 0) break;
-        got += static_cast<std::size_t>(n);
-    }
-    return static_cast<ssize_t>(got);
-}
 
 }  // namespace
 
