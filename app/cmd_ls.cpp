@@ -48,14 +48,17 @@ void print_text(const std::vector<Row>& rows, std::string& out) {
     for (int c = 0; c < 9; ++c) width[c] = std::string_view(kHeads[c]).size();
     for (const Row& r : rows)
         for (int c = 0; c < 9; ++c) width[c] = std::max(width[c], r.cells[c].size());
+    std::size_t line_width = 0;
+    for (std::size_t w : width) line_width += w + 2;
+    out.reserve(out.size() + (rows.size() + 1) * line_width);
     auto line = [&](auto cell) {
         for (int c = 0; c < 9; ++c) {
             std::string_view text = cell(c);
             bool right = c == 1 || (c >= 3 && c <= 6) || c == 8;
-            std::string pad(width[c] - std::min(width[c], text.size()), ' ');
-            if (right) out += pad;
+            std::size_t pad = width[c] - std::min(width[c], text.size());
+            if (right) out.append(pad, ' ');
             out += text;
-            if (!right && c != 8) out += pad;
+            if (!right && c != 8) out.append(pad, ' ');
             if (c != 8) out += "  ";
         }
         out += '\n';
@@ -82,6 +85,7 @@ int cmd_ls(const Args& args) {
     std::size_t warnings = read_once(sources, selection->roots);
 
     std::vector<Row> rows;
+    rows.reserve(store.series_count());
     std::uint64_t points = 0;
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);

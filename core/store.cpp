@@ -84,12 +84,18 @@ std::uint64_t Series::truncate_from(std::int64_t step) {
 }
 
 SeriesId Store::series(const SeriesKey& key, SourceKind kind) {
-    auto [it, inserted] = index_.try_emplace(key, static_cast<SeriesId>(series_.size()));
-    if (inserted) {
-        series_.emplace_back(key, kind, *arena_);
-        by_run_rank_[{key.run, key.rank}].push_back(it->second);
+    if (auto it = index_.find(key); it != index_.end()) return *it;
+    const auto id = static_cast<SeriesId>(series_.size());
+    series_.emplace_back(key, kind, *arena_);
+    index_.insert(id);
+    // New series mostly come a run and rank at a time: skip the map lookup then.
+    if (!last_group_ || last_group_key_.rank != key.rank || last_group_key_.run != key.run) {
+        last_group_ = &by_run_rank_[{key.run, key.rank}];
+        last_group_key_.run = key.run;
+        last_group_key_.rank = key.rank;
     }
-    return it->second;
+    last_group_->push_back(id);
+    return id;
 }
 
 void Store::session_start(std::string_view run, int rank, std::int64_t step, double wall_time) {
@@ -123,10 +129,15 @@ void Store::anomaly(ImportedAnomaly anomaly) {
 }
 
 std::vector<SeriesId> Store::sorted_ids() const {
-    std::vector<SeriesId> ids(series_.size());
-    for (SeriesId i = 0; i < ids.size(); ++i) ids[i] = i;
-    std::sort(ids.begin(), ids.end(),
-              [this](SeriesId a, SeriesId b) { return series_[a].key() < series_[b].key(); });
+    // by_run_rank_ is already in (run, rank) order: only tags within a group need sorting.
+    std::vector<SeriesId> ids;
+    ids.reserve(series_.size());
+    for (const auto& [group, members] : by_run_rank_) {
+        auto first = ids.insert(ids.end(), members.begin(), members.end());
+        std::sort(first, ids.end(), [this](SeriesId a, SeriesId b) {
+            return series_[a].key().tag < series_[b].key().tag;
+        });
+    }
     return ids;
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -102,6 +103,9 @@ class Series {
 class Store final : public PointSink {
   public:
     Store() : arena_(std::make_unique<PointArena>()) {}
+    // The index refers to series_ by address: a Store stays where it was made.
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
     SeriesId series(const SeriesKey& key, SourceKind kind) override;
     void append(SeriesId id, const Point& point) override { series_[id].append(point); }
     void session_start(std::string_view run, int rank, std::int64_t step,
@@ -122,8 +126,27 @@ class Store final : public PointSink {
   private:
     std::unique_ptr<PointArena> arena_;  // before series_: outlives them
     std::vector<Series> series_;
-    std::unordered_map<SeriesKey, SeriesId, SeriesKeyHash> index_;
+    // The key index holds ids and looks keys up in series_, so each key is stored once.
+    struct IdHash {
+        using is_transparent = void;
+        const std::vector<Series>* series;
+        std::size_t operator()(SeriesId id) const { return SeriesKeyHash{}((*series)[id].key()); }
+        std::size_t operator()(const SeriesKey& key) const { return SeriesKeyHash{}(key); }
+    };
+    struct IdEqual {
+        using is_transparent = void;
+        const std::vector<Series>* series;
+        const SeriesKey& key(SeriesId id) const { return (*series)[id].key(); }
+        const SeriesKey& key(const SeriesKey& k) const { return k; }
+        template <class A, class B>
+        bool operator()(const A& a, const B& b) const {
+            return key(a) == key(b);
+        }
+    };
+    std::unordered_set<SeriesId, IdHash, IdEqual> index_{16, IdHash{&series_}, IdEqual{&series_}};
     std::map<std::pair<std::string, int>, std::vector<SeriesId>, std::less<>> by_run_rank_;
+    std::vector<SeriesId>* last_group_ = nullptr;  // by_run_rank_'s entry of the last new series
+    SeriesKey last_group_key_;
     std::vector<ConfigText> configs_;
     std::vector<ImportedAnomaly> anomalies_;
     std::map<std::pair<std::string, std::string>, std::size_t> anomaly_index_;
