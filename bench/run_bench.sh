@@ -345,9 +345,16 @@ BEGIN {
     printf "    %-46s %9.4f s (wall)\n", "  of which freeing SourceSet and Store", ttd
     printf "    %-46s %9.4f s %6.0f MB/s  (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)\n",
            "ls with malloc on transparent huge pages", cthp, mbps(cthp)
-    ok = ml >= bar && (tp == "" || ml >= barpd * mp)
-    printf "  bar: >= %d MB/s on one core and >= %dx pandas: %s%s\n", bar, barpd,
-           ok ? "PASS" : "FAIL", tp == "" ? " (pandas part not checked)" : ""
+    # The bar is about ingest: files into the Store. ls adds its 9-column table of every
+    # series and the process teardown; both verdicts are printed.
+    ingest_ok = mbps(cs) >= bar
+    ls_ok = ml >= bar
+    pandas_ok = tp == "" || ml >= barpd * mp
+    printf "  bar: ingest (files into the Store) >= %d MB/s on one core: %s (%.0f MB/s)\n", bar,
+           ingest_ok ? "PASS" : "FAIL", mbps(cs)
+    printf "       runtop ls end to end >= %d MB/s: %s (%.0f MB/s)\n", bar, ls_ok ? "PASS" : "FAIL", ml
+    printf "       runtop ls >= %dx pandas: %s%s\n", barpd, pandas_ok ? "PASS" : "FAIL",
+           tp == "" ? " (not checked: no pandas)" : ""
 }'
 fi  # csv
 

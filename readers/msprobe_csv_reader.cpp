@@ -156,9 +156,10 @@ MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp, st
     if (micro_col_ >= 0 && !micro.empty()) base.append(":").append(micro);
     base.push_back('/');
     k.ids.reserve(op_names_.size());
-    SeriesKey series{file_.run, file_.rank, {}};
+    SeriesKey series{file_.run, file_.rank, base};
     for (const std::string& op : op_names_) {
-        series.tag = base + op;
+        series.tag.resize(base.size());  // reuses the tag's buffer for every op
+        series.tag += op;
         k.ids.push_back(sink_.series(series, kind_));
     }
     table_->index.emplace(k.key, &k);
