@@ -8,13 +8,6 @@
 namespace runtop {
 namespace {
 
-bool all_digits(std::string_view s) {
-    if (s.empty()) return false;
-    for (char c : s)
-        if (c < '0' || c > '9') return false;
-    return true;
-}
-
 // Parses a small non-negative decimal; kNoRank when it is not one (or is absurdly large).
 int parse_rank_number(std::string_view digits) {
     if (!all_digits(digits) || digits.size() > 7) return kNoRank;
@@ -41,6 +34,18 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 }  // namespace
+
+bool all_digits(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+std::string_view base_name(std::string_view path) {
+    std::size_t slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
 
 Result<RootSpec> parse_root_spec(std::string_view arg, bool (*exists)(const std::string&)) {
     if (arg.empty()) return Error{"empty path argument"};

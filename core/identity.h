@@ -9,6 +9,12 @@
 
 namespace runtop {
 
+// True for a non-empty run of ASCII digits.
+bool all_digits(std::string_view s);
+
+// The last component of a path ("a/b/c.csv" -> "c.csv"; a path without '/' is itself).
+std::string_view base_name(std::string_view path);
+
 struct RootSpec {
     std::string name;  // display name: NAME, or the last component of PATH
     std::string path;  // as given

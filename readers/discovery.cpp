@@ -71,10 +71,7 @@ Discovered discover(const RootSpec& root) {
     } else if (S_ISREG(st.st_mode)) {
         // A single file is a run of its own, named by the root. Named on the command line, a
         // file is read even when its name is not one discovery would pick: its form decides.
-        std::string_view base = root.path;
-        if (std::size_t slash = base.rfind('/'); slash != std::string_view::npos)
-            base = base.substr(slash + 1);
-        walker.add_file(root.path, "", file_format_of_named_file(base));
+        walker.add_file(root.path, "", file_format_of_named_file(base_name(root.path)));
     } else {
         out.root_ok = false;
         out.errors.push_back(root.path + ": not a directory or regular file");

@@ -11,20 +11,13 @@
 
 #include "core/identity.h"
 #include "readers/crc32c.h"
+#include "readers/read_scratch.h"
 
 namespace runtop {
 namespace {
 
 constexpr std::size_t kHeader = 12;  // u64 length + u32 masked CRC of the length
 constexpr std::size_t kFooter = 4;   // u32 masked CRC of the payload
-constexpr std::size_t kChunk = 1 << 20;
-
-// One scratch buffer per thread, shared by every reader: readers are polled one after the
-// other, and 10 000 files must not hold 10 000 buffers.
-std::vector<char>& scratch() {
-    thread_local std::vector<char> buffer(kChunk);
-    return buffer;
-}
 
 std::uint64_t load64(const char* p) {
     std::uint64_t v;
@@ -141,7 +134,7 @@ Status EventFileReader::poll() {
 }
 
 Status EventFileReader::read_available(std::uint64_t file_size) {
-    std::vector<char>& buf = scratch();
+    std::vector<char>& buf = read_scratch();
     std::uint64_t base = offset_;
     std::size_t len = 0;
     bool eof = false;
@@ -174,10 +167,7 @@ Status EventFileReader::read_available(std::uint64_t file_size) {
         if (need > buf.size()) buf.resize(need);  // a record larger than the buffer
     }
     offset_ = base;
-    if (buf.size() > kChunk) {  // do not keep a huge record's buffer around
-        buf.resize(kChunk);
-        buf.shrink_to_fit();
-    }
+    shrink_read_scratch();
     return ok_status();
 }
 

@@ -7,21 +7,13 @@
 namespace runtop {
 namespace {
 
-std::string_view last_component(std::string_view dir) {
-    std::size_t slash = dir.rfind('/');
-    return slash == std::string_view::npos ? dir : dir.substr(slash + 1);
-}
-
-std::string_view drop_last_component(std::string_view dir) {
+std::string_view drop_base_name(std::string_view dir) {
     std::size_t slash = dir.rfind('/');
     return slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
 }
 
 bool is_checkpoint_dir(std::string_view c) {
-    if (!c.starts_with("checkpoint-") || c.size() == 11) return false;
-    for (char x : c.substr(11))
-        if (x < '0' || x > '9') return false;
-    return true;
+    return c.starts_with("checkpoint-") && all_digits(c.substr(11));
 }
 
 constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -68,13 +60,13 @@ SourceFormat file_format_of_named_file(std::string_view name) {
 SourceFile source_file(const RootSpec& root, std::string path, std::string_view rel_dir,
                        SourceFormat format) {
     std::string_view dir = rel_dir;
-    if (format == SourceFormat::kHfTrainerState && is_checkpoint_dir(last_component(dir)))
-        dir = drop_last_component(dir);
+    if (format == SourceFormat::kHfTrainerState && is_checkpoint_dir(base_name(dir)))
+        dir = drop_base_name(dir);
     DirIdentity id = identity_of_dir(dir);
     if ((format == SourceFormat::kMsProbeAnomaly ||
          format == SourceFormat::kMsProbeAnomalyAnalyse) &&
-        last_component(id.run_rel) == "anomaly_detected")
-        id.run_rel = std::string(drop_last_component(id.run_rel));
+        base_name(id.run_rel) == "anomaly_detected")
+        id.run_rel = std::string(drop_base_name(id.run_rel));
     return SourceFile{std::move(path), run_name(root.name, id.run_rel), id.rank, format};
 }
 

@@ -10,20 +10,9 @@
 #include <vector>
 
 #include "readers/pread_full.h"
+#include "readers/read_scratch.h"
 
 namespace runtop {
-namespace {
-
-constexpr std::size_t kChunk = 1 << 20;
-
-// One buffer per thread for every tail: files are polled one after the other, and 10 000
-// files must not hold 10 000 buffers.
-std::vector<char>& scratch() {
-    thread_local std::vector<char> buffer(kChunk);
-    return buffer;
-}
-
-}  // namespace
 
 FileTail::~FileTail() {
     close_file();
@@ -91,7 +80,7 @@ Status FileTail::poll(TailConsumer& consumer) {
 }
 
 Status FileTail::read_new(TailConsumer& consumer) {
-    std::vector<char>& buf = scratch();
+    std::vector<char>& buf = read_scratch();
     // The first bytes: a rewrite that is already longer than what was read shows here.
     if (!head_.empty() && offset_ > tail_.size()) {
         char head[kEdge];
@@ -130,10 +119,7 @@ Status FileTail::read_new(TailConsumer& consumer) {
             buf.resize(buf.size() * 2);  // one record longer than the buffer
         }
     }
-    if (buf.size() > kChunk) {  // do not keep a huge line's buffer around
-        buf.resize(kChunk);
-        buf.shrink_to_fit();
-    }
+    shrink_read_scratch();
     return ok_status();
 }
 

@@ -1,5 +1,7 @@
 #include "readers/msprobe_anomaly_reader.h"
 
+#include "core/identity.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -14,13 +16,6 @@ namespace runtop {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-bool all_digits(std::string_view s) {
-    if (s.empty()) return false;
-    for (char c : s)
-        if (c < '0' || c > '9') return false;
-    return true;
-}
 
 bool to_int(std::string_view s, std::int64_t& out) {
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);

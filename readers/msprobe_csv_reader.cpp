@@ -13,13 +13,6 @@
 namespace runtop {
 namespace {
 
-bool all_digits(std::string_view s) {
-    if (s.empty()) return false;
-    for (char c : s)
-        if (c < '0' || c > '9') return false;
-    return true;
-}
-
 // Strips "_<a>-<b>" (and a following "_part_<k>") from the end of a stem; "" if absent.
 std::string_view strip_range(std::string_view stem, std::string_view marker) {
     std::size_t part = stem.rfind("_part_");
@@ -62,10 +55,7 @@ MsProbeCsvReader::MsProbeCsvReader(SourceFile file, PointSink& sink, MsProbeKeyT
       tables_(tables),
       v2_(file_.format == SourceFormat::kMsProbeV2Csv),
       kind_(v2_ ? SourceKind::kMsProbeV2Csv : SourceKind::kMsProbeCsv) {
-    std::string_view base = file_.path;
-    if (std::size_t slash = base.rfind('/'); slash != std::string_view::npos)
-        base = base.substr(slash + 1);
-    prefix_ = msprobe_csv_prefix(base, v2_);
+    prefix_ = msprobe_csv_prefix(base_name(file_.path), v2_);
 }
 
 CsvFileReader::Header MsProbeCsvReader::on_header(std::span<const std::string_view> fields,

@@ -10,10 +10,9 @@ namespace {
 // "rank0012" -> 12; false for anything else.
 bool rank_key(std::string_view s, int& rank) {
     if (!s.starts_with("rank") || s.size() == 4 || s.size() > 12) return false;
+    if (!all_digits(s.substr(4))) return false;
     const char* first = s.data() + 4;
     const char* last = s.data() + s.size();
-    for (const char* p = first; p < last; ++p)
-        if (*p < '0' || *p > '9') return false;
     auto [ptr, ec] = std::from_chars(first, last, rank);
     return ec == std::errc() && ptr == last && rank <= 1000000;
 }
@@ -34,10 +33,7 @@ std::string oumi_file_kind(std::string_view name, int& rank) {
 
 OumiTelemetryReader::OumiTelemetryReader(SourceFile file, PointSink& sink)
     : WholeFileReader(std::move(file), sink) {
-    std::string_view path = file_.path;
-    std::size_t slash = path.rfind('/');
-    kind_ =
-        oumi_file_kind(slash == std::string_view::npos ? path : path.substr(slash + 1), name_rank_);
+    kind_ = oumi_file_kind(base_name(file_.path), name_rank_);
     if (name_rank_ == kNoRank) name_rank_ = file_.rank;
 }
 

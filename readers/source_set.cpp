@@ -78,8 +78,7 @@ void SourceSet::on_watch_ready() {
         }
         if (e.change == FileChange::kRemoved) continue;
         const RootSpec& root = roots_.at(e.root);
-        std::string_view base = e.path;
-        base = base.substr(base.rfind('/') + 1);
+        std::string_view base = base_name(e.path);
         std::optional<SourceFormat> format =
             e.path == root.path ? file_format_of_named_file(base) : classify_file(e.rel_dir, base);
         if (!format) continue;

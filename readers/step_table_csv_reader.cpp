@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/format.h"
+#include "core/identity.h"
 #include "readers/number_text.h"
 
 namespace runtop {
@@ -15,11 +16,6 @@ std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     return h;
-}
-
-std::string_view basename_of(std::string_view path) {
-    std::size_t slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 // DeepSpeed writes str() of what it was given; user code that logs a tensor gets
@@ -55,7 +51,7 @@ StepTableCsvReader::StepTableCsvReader(SourceFile file, PointSink& sink)
       kind_(file_.format == SourceFormat::kDeepSpeedCsv ? SourceKind::kDeepSpeedCsv
                                                         : SourceKind::kLightningCsv) {
     if (kind_ == SourceKind::kDeepSpeedCsv)
-        file_tag_ = deepspeed_tag_of_file(basename_of(file_.path));
+        file_tag_ = deepspeed_tag_of_file(base_name(file_.path));
 }
 
 bool StepTableCsvReader::is_header_again(std::span<const std::string_view> fields) const {
