@@ -24,7 +24,6 @@ const std::vector<OptionSpec> kDumpOptions = {
 
 namespace {
 
-constexpr int kDefaultPollMs = 500;
 // Even with nothing due, wake up now and then: a stop request between two checks is seen.
 constexpr int kMaxWaitMs = 1000;
 
@@ -145,7 +144,6 @@ int cmd_dump(const Args& args) {
         WatchOptions options;
         if (args.has("poll")) {
             options.mode = WatchMode::kPoll;
-            options.poll_interval_ms = kDefaultPollMs;
             if (!args.get("poll").empty()) {
                 Result<long long> ms = parse_integer("poll", args.get("poll"), 10, 3'600'000);
                 if (!ms) {

@@ -59,7 +59,6 @@ void SourceSet::watch(WatchOptions options) {
     std::vector<std::string> paths;
     for (const RootSpec& root : roots_) paths.push_back(root.path);
     watcher_ = Watcher::create(std::move(paths), std::move(options));
-    readable_roots_ = roots_.size();
 }
 
 void SourceSet::on_watch_ready() {
