@@ -39,6 +39,9 @@ run: build
 	@echo
 	@echo "--- runtop dump --ranks 2 --filter train/loss $(DEMO_DIR) (steps around the injected NaN) ---"
 	@$(BUILD)/runtop dump --ranks 2 --filter 'train/loss' $(DEMO_DIR) | sed -n '1p;278,284p'
+	@echo
+	@echo "--- runtop check $(DEMO_DIR)/tensorboard (the alert rules find the injected trouble) ---"
+	@$(BUILD)/runtop check $(DEMO_DIR)/tensorboard || true
 
 test: test-release test-asan
 

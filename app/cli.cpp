@@ -26,13 +26,21 @@ struct Command {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
-        {"ls", "runtop ls [--format text|csv] [--filter RE] [--ranks SPEC] [NAME=]PATH...",
+        {"ls",
+         "runtop ls [--format text|csv] [--filter RE] [--ranks SPEC] [--memory SIZE] "
+         "[NAME=]PATH...",
          "list every series: run, rank, tag, points, first and last step, last value, source",
          &kLsOptions, cmd_ls},
         {"dump",
          "runtop dump [--format csv|jsonl] [--follow] [--filter RE] [--ranks SPEC] [NAME=]PATH...",
          "print every point (run,rank,tag,step,wall_time,value), series by series", &kDumpOptions,
          cmd_dump},
+        {"check",
+         "runtop check [--rules FILE] [--format text|json] [--filter RE] [--ranks SPEC] "
+         "[--memory SIZE] [NAME=]PATH...",
+         "evaluate the alert rules; print anomalies first failure first; exit 0 none, 1 found, "
+         "2 error",
+         &kCheckOptions, cmd_check},
         {"demo", "runtop demo [--dir DIR] [--ranks N] [--steps N] [--rate STEPS_PER_S] [--no-ui]",
          "write a simulated multi-rank training run live, with injected trouble", &kDemoOptions,
          cmd_demo},

@@ -43,9 +43,9 @@ public:
             out_ += ",\"step\":";
             out_ += std::to_string(p.step);
             out_ += ",\"wall_time\":";
-            append_json_number(p.wall_time, true);
+            append_json_number(out_, p.wall_time, true);
             out_ += ",\"value\":";
-            append_json_number(p.value, false);
+            append_json_number(out_, p.value, false);
             out_ += "}\n";
         } else {
             append_csv_field(out_, visible(key.run));
@@ -66,13 +66,6 @@ public:
     void flush() { flush_output(out_, true); }
 
 private:
-    // JSON has no NaN or Infinity: those travel as strings.
-    void append_json_number(double v, bool shortest) {
-        bool finite = v == v && v - v == 0;
-        if (!finite) out_ += '"';
-        shortest ? append_shortest(out_, v) : append_value(out_, v);
-        if (!finite) out_ += '"';
-    }
     bool jsonl_;
     std::string out_;
 };
@@ -156,13 +149,13 @@ int cmd_dump(const Args& args) {
         return follow(selection->roots, filter, writer, std::move(options));
     }
 
-    Store store;
+    Store store(StoreLimits::unbounded());  // every point, whatever its size
     SourceSet sources(store);
     read_once(sources, selection->roots);
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
         if (!filter.selects(s.key())) continue;
-        for (std::size_t i = 0; i < s.size(); ++i) writer.row(s.key(), s.point(i));
+        for (std::size_t i = 0; i < s.retained(); ++i) writer.row(s.key(), s.point(i));
     }
     writer.flush();
     return sources.readable_roots() == 0 ? kExitError : kExitOk;

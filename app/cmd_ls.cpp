@@ -16,6 +16,7 @@ const std::vector<OptionSpec> kLsOptions = {
     {"format", "text|csv", "output format (default text)"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kMemoryOption,
     {"help", "", "show this help"},
 };
 
@@ -40,7 +41,7 @@ class Table {
         end();
         append_visible(text_, k.tag);
         end();
-        fmt::format_to(std::back_inserter(text_), "{}", s.size());
+        fmt::format_to(std::back_inserter(text_), "{}", s.count());
         end();
         if (s.empty()) {
             for (int c = 4; c <= 6; ++c) {  // FIRST, LAST and LAST VALUE
@@ -48,16 +49,16 @@ class Table {
                 end();
             }
         } else {
-            fmt::format_to(std::back_inserter(text_), "{}", s.point(0).step);
+            fmt::format_to(std::back_inserter(text_), "{}", s.first_step());
             end();
-            fmt::format_to(std::back_inserter(text_), "{}", s.back().step);
+            fmt::format_to(std::back_inserter(text_), "{}", s.last_step());
             end();
             append_value(text_, s.back().value);
             end();
         }
         text_ += source_kind_name(s.kind());
         end();
-        fmt::format_to(std::back_inserter(text_), "{}", s.restarts().size());
+        fmt::format_to(std::back_inserter(text_), "{}", s.restart_count());
         end();
     }
     std::size_t rows() const { return ends_.size() / kColumns; }
@@ -123,7 +124,12 @@ int cmd_ls(const Args& args) {
         std::fprintf(stderr, "runtop ls: %s\n", selection.error().message.c_str());
         return kExitError;
     }
-    Store store;
+    Result<StoreLimits> limits = store_limits_from_args(args);
+    if (!limits) {
+        std::fprintf(stderr, "runtop ls: %s\n", limits.error().message.c_str());
+        return kExitError;
+    }
+    Store store(*limits);
     SourceSet sources(store);
     std::size_t warnings = read_once(sources, selection->roots);
 
@@ -132,7 +138,7 @@ int cmd_ls(const Args& args) {
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
         if (!selection->filter.selects(s.key())) continue;
-        points += s.size();
+        points += s.count();
         table.add(s);
     }
     std::string out;

@@ -9,10 +9,12 @@ namespace runtop {
 
 extern const std::vector<OptionSpec> kLsOptions;
 extern const std::vector<OptionSpec> kDumpOptions;
+extern const std::vector<OptionSpec> kCheckOptions;
 extern const std::vector<OptionSpec> kDemoOptions;
 
 int cmd_ls(const Args& args);
 int cmd_dump(const Args& args);
+int cmd_check(const Args& args);
 int cmd_demo(const Args& args);
 
 // Exit codes shared by every command.

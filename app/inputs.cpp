@@ -31,6 +31,20 @@ Result<Selection> selection_from_args(const Args& args) {
     return Selection{std::move(*filter), std::move(*roots)};
 }
 
+const OptionSpec kMemoryOption = {
+    "memory", "SIZE",
+    "memory budget for points, e.g. 512M, 2G (default 1G); past it older points are kept as "
+    "min/max/mean buckets, so no extreme is lost"};
+
+Result<StoreLimits> store_limits_from_args(const Args& args) {
+    StoreLimits limits;
+    if (!args.has("memory")) return limits;
+    Result<std::uint64_t> bytes = parse_memory_size(args.get("memory"));
+    if (!bytes) return Error{"--memory: " + bytes.error().message};
+    limits.memory_bytes = *bytes;
+    return limits;
+}
+
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots) {
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.rescan();

@@ -10,6 +10,7 @@
 #include "core/identity.h"
 #include "core/result.h"
 #include "core/series_filter.h"
+#include "core/store_limits.h"
 #include "readers/source_set.h"
 
 namespace runtop {
@@ -22,6 +23,10 @@ struct Selection {
     std::vector<RootSpec> roots;
 };
 Result<Selection> selection_from_args(const Args& args);
+
+// --memory SIZE, shared by the commands that keep a bounded Store.
+extern const OptionSpec kMemoryOption;
+Result<StoreLimits> store_limits_from_args(const Args& args);
 
 // Reads every file under the roots once into the source set's sink, printing its warnings.
 // Returns how many warnings there were.

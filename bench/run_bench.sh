@@ -22,7 +22,7 @@
 # Environment: BENCH_MB (default 100), BENCH_RUNS (default 3), BENCH_MIN_TIME (default 0.2),
 # BENCH_NO_GNU_TIME=1 (measure RSS from /proc as on systems without GNU time),
 # BENCH_PYTHON (default python3, then /usr/bin/python3: the first that imports pandas),
-# BENCH_ONLY=events|csv|live|micro (run one section).
+# BENCH_ONLY=events|csv|check|core|live|micro (run one section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -46,7 +46,7 @@ CSV_BAR_MBPS=500  # CSV ingest on one core
 CSV_BAR_PANDAS=5  # ... and at least this many times pandas.read_csv
 ONLY=${BENCH_ONLY:-}
 
-for exe in "$RUNTOP" "$GEN" "$MICRO" "$PROBE" "$NUMCHECK"; do
+for exe in "$RUNTOP" "$GEN" "$MICRO" "$PROBE" "$NUMCHECK" "$BUILD/bench/runtop_analyze_probe"; do
     if [[ ! -x $exe ]]; then
         echo "run_bench.sh: $exe is missing; build first (make build)" >&2
         exit 1
@@ -357,6 +357,50 @@ BEGIN {
            tp == "" ? " (not checked: no pandas)" : ""
 }'
 fi  # csv
+
+if [[ -z $ONLY || $ONLY == check ]]; then
+# --- 4a. the rules' cost: runtop check next to runtop ls ------------------------------------
+# Same files, same run, one core: check reads like ls, then every point also goes through the
+# Analyzer with the default rules (issue 4 bar: check at most 20 % slower than ls).
+echo
+echo "runtop check next to runtop ls ($PINNED, best of $RUNS, wall and CPU seconds):"
+for set in "$DATA" "$CSV_DATA"; do
+    if [[ ! -d $set ]]; then
+        echo "  $set: missing (run the events and csv sections first)"
+        continue
+    fi
+    run_ls_set() { "${PIN[@]}" "$RUNTOP" ls "$set" >/dev/null 2>&1; }
+    run_check_set() { "${PIN[@]}" "$RUNTOP" check "$set" >/dev/null 2>&1 || true; }
+    run_ls_set
+    run_check_set
+    read -r TL CL <<<"$(best_times run_ls_set)"
+    read -r TK CK <<<"$(best_times run_check_set)"
+    awk -v n="$(basename "$set")" -v tl="$TL" -v cl="$CL" -v tk="$TK" -v ck="$CK" 'BEGIN {
+        printf "  %-16s ls %.3f s (cpu %.3f)   check %.3f s (cpu %.3f)   check/ls = %.3f wall, %.3f cpu: %s\n",
+               n, tl, cl, tk, ck, tk / tl, ck / cl, (ck / cl <= 1.2 || tk / tl <= 1.2) ? "PASS (<= 1.2)" : "FAIL (> 1.2)"
+    }'
+done
+fi  # check
+
+if [[ -z $ONLY || $ONLY == core ]]; then
+# --- 4b. the core alone on decoded points ----------------------------------------------------
+# 10^8 points (1000 series, one point each per step) into the Store under a 256 MiB budget,
+# alone and with the Analyzer's default rules; each mode in its own process (its own peak RSS).
+echo
+CORE_POINTS=${BENCH_CORE_POINTS:-100000000}
+echo "core on $CORE_POINTS decoded points, 1000 series, --memory 256MiB ($PINNED):"
+ANALYZE=$BUILD/bench/runtop_analyze_probe
+first=1
+for mode in store analyze; do
+    if ((first)); then
+        "${PIN[@]}" "$ANALYZE" "$CORE_POINTS" 1000 256MiB "$mode" | sed 's/^/  /'
+        first=0
+    else
+        "${PIN[@]}" "$ANALYZE" "$CORE_POINTS" 1000 256MiB "$mode" | tail -1 | sed 's/^/  /'
+    fi
+done
+echo "  bar: analyze >= 20 M points/s on one core, <= 16 bytes per retained point, RSS near 256 MiB"
+fi  # core
 
 if [[ -z $ONLY || $ONLY == live ]]; then
 # --- 4. live tail latency --------------------------------------------------------------------

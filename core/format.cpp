@@ -163,4 +163,11 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     }
 }
 
+void append_json_number(std::string& out, double v, bool shortest) {
+    const bool finite = v == v && v - v == 0;
+    if (!finite) out += '"';
+    shortest ? append_shortest(out, v) : append_value(out, v);
+    if (!finite) out += '"';
+}
+
 }  // namespace runtop

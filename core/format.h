@@ -13,6 +13,9 @@ void append_value(std::string& out, double value);
 std::string format_value(double value);
 // The shortest text that reads back to the same double (wall times keep their microseconds).
 void append_shortest(std::string& out, double value);
+// A JSON number: %.9g (or the shortest round trip); NaN and ±Inf, which JSON lacks, as the
+// strings "nan", "inf", "-inf".
+void append_json_number(std::string& out, double value, bool shortest = false);
 // RFC 4180: quoted only when it holds a comma, quote, CR or LF.
 void append_csv_field(std::string& out, std::string_view field);
 // For text meant for a terminal: control characters, DEL and invalid UTF-8 become visible

@@ -43,18 +43,27 @@ bool MsProbeRuleSet::fires(const MsProbeRule& rule, double x, double h) const {
 
 std::optional<MsProbeFiring> MsProbeRuleSet::evaluate(std::string_view tag_name,
                                                       std::string_view op, double value) {
-    const bool current = variant_ == MsProbeVariant::kCurrent;
     // msProbe keeps no state at all without rules, and never looks at shape/dtype (current).
-    if (rules_.empty() || (current && (op == "shape" || op == "dtype"))) return std::nullopt;
-
+    if (rules_.empty() ||
+        (variant_ == MsProbeVariant::kCurrent && (op == "shape" || op == "dtype")))
+        return std::nullopt;
     key_.assign(tag_name);
     key_.push_back('\0');
     key_.append(op);
     auto it = state_.find(std::string_view(key_));
-    if (it == state_.end()) {
-        it = state_.emplace(key_, History{current ? std::fabs(value) : value, 0}).first;
+    if (it == state_.end()) it = state_.emplace(key_, MsProbeHistory{}).first;
+    return evaluate(it->second, op, value);
+}
+
+std::optional<MsProbeFiring> MsProbeRuleSet::evaluate(MsProbeHistory& hist, std::string_view op,
+                                                      double value) const {
+    const bool current = variant_ == MsProbeVariant::kCurrent;
+    if (rules_.empty() || (current && (op == "shape" || op == "dtype"))) return std::nullopt;
+    if (!hist.seen) {
+        hist.avg = current ? std::fabs(value) : value;
+        hist.count = 0;
+        hist.seen = true;
     }
-    History& hist = it->second;
     const double h = hist.avg;
     if (current) {
         hist.avg = msprobe_ema_update(hist.avg, value);

@@ -59,6 +59,13 @@ struct MsProbeFiring {
 // writes it (1 - 0.99 is not 0.01 in binary; the sample's messages match this bit for bit).
 double msprobe_ema_update(double avg, double x);
 
+// One key's history; `seen` false until its first value.
+struct MsProbeHistory {
+    double avg = 0;
+    std::int64_t count = 0;  // legacy running mean only
+    bool seen = false;
+};
+
 class MsProbeRuleSet {
   public:
     explicit MsProbeRuleSet(std::span<const MsProbeRuleSpec> specs,
@@ -68,6 +75,10 @@ class MsProbeRuleSet {
     // Values must come in msProbe's write order for each key (steps ascending).
     std::optional<MsProbeFiring> evaluate(std::string_view tag_name, std::string_view op,
                                           double value);
+
+    // The same for a history the caller keeps (one per series: no key lookup).
+    std::optional<MsProbeFiring> evaluate(MsProbeHistory& history, std::string_view op,
+                                          double value) const;
 
     // Forgets every history, as a restarted (or re-enabled) msProbe writer does.
     void reset() { state_.clear(); }
@@ -79,10 +90,6 @@ class MsProbeRuleSet {
     std::size_t key_count() const { return state_.size(); }
 
   private:
-    struct History {
-        double avg = 0;
-        std::int64_t count = 0;  // legacy running mean only
-    };
     struct KeyHash {
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const {
@@ -96,7 +103,7 @@ class MsProbeRuleSet {
     std::vector<MsProbeRule> rules_;
     std::vector<std::string> skipped_;
     // Key: tag_name + '\0' + op (neither contains NUL), looked up without allocating.
-    std::unordered_map<std::string, History, KeyHash, std::equal_to<>> state_;
+    std::unordered_map<std::string, MsProbeHistory, KeyHash, std::equal_to<>> state_;
     std::string key_;  // scratch for building lookup keys
 };
 

@@ -6,88 +6,31 @@
 
 namespace runtop {
 
-Series::Series(Series&& o) noexcept
-    : key_(std::move(o.key_)),
-      kind_(o.kind_),
-      arena_(o.arena_),
-      chunks_(std::move(o.chunks_)),
-      tail_(std::exchange(o.tail_, Chunk{})),
-      tail_chunk_(std::exchange(o.tail_chunk_, 0)),
-      tail_first_(std::exchange(o.tail_first_, 0)),
-      tail_end_(std::exchange(o.tail_end_, 0)),
-      size_(std::exchange(o.size_, 0)),
-      last_step_(o.last_step_),
-      restarts_(std::move(o.restarts_)),
-      received_(o.received_) {}
+namespace {
 
-void Series::next_chunk() {
-    const std::size_t c = tail_end_ == 0 ? 0 : tail_chunk_ + 1;
-    if (c == chunks_.size()) {
-        const int cls = static_cast<int>(c);  // chunk c holds kFirstChunk << c points
-        chunks_.push_back(Chunk{static_cast<std::int64_t*>(arena_->allocate(cls)),
-                                static_cast<double*>(arena_->allocate(cls)),
-                                static_cast<double*>(arena_->allocate(cls))});
-    }
-    tail_ = chunks_[c];
-    tail_chunk_ = c;
-    tail_first_ = first_index(c);
-    tail_end_ = first_index(c + 1);
+// A rough size of what a new series adds besides its points: its key's heap text (short
+// strings live inside the Series), its index node and its place in its (run, rank) group.
+std::uint64_t key_bytes(const SeriesKey& key) {
+    auto heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
+    return heap(key.run) + heap(key.tag) + 32 + sizeof(SeriesId);
 }
 
-void Series::locate_tail() {
-    if (size_ == 0) {  // the chunks stay, for the points that replace the dropped ones
-        tail_end_ = 0;
-        next_chunk();
-        return;
-    }
-    // The chunk of the last kept point; push() moves on when it is full.
-    const std::size_t c = chunk_of(size_ - 1);
-    tail_ = chunks_[c];
-    tail_chunk_ = c;
-    tail_first_ = first_index(c);
-    tail_end_ = first_index(c + 1);
-}
+}  // namespace
 
-void Series::append(const Point& p) {
-    ++received_;
-    if (size_ == 0 || p.step > last_step_) {
-        push(p);
-        return;
-    }
-    if (p.step == last_step_) {  // the same step written again: the later write wins
-        const std::size_t at = size_ - 1 - first_index(chunk_of(size_ - 1));
-        const Chunk& c = chunks_[chunk_of(size_ - 1)];
-        c.walls[at] = p.wall_time;
-        c.values[at] = p.value;
-        return;
-    }
-    std::uint64_t dropped = truncate_from(p.step);
-    restarts_.push_back({p.step, p.wall_time, dropped});
-    push(p);
-}
+Store::Store(StoreLimits limits)
+    : memory_(std::make_unique<StoreMemory>(limits)), next_check_(limits.memory_bytes) {}
 
-std::uint64_t Series::truncate_from(std::int64_t step) {
-    // Steps increase: binary search for the first index at or after `step`.
-    std::size_t lo = 0, hi = size_;
-    while (lo < hi) {
-        std::size_t mid = lo + (hi - lo) / 2;
-        if (point(mid).step < step)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    std::uint64_t dropped = size_ - lo;
-    size_ = lo;
-    if (size_ > 0) last_step_ = point(size_ - 1).step;
-    locate_tail();
-    return dropped;
+Store::~Store() {
+    memory_->arena().closing();  // series_ goes first, its blocks with the arena's mappings
 }
 
 SeriesId Store::series(const SeriesKey& key, SourceKind kind) {
     if (auto it = index_.find(key); it != index_.end()) return *it;
     const auto id = static_cast<SeriesId>(series_.size());
-    series_.emplace_back(key, kind, *arena_);
+    const std::size_t capacity = series_.capacity();
+    series_.emplace_back(key, kind, id, *memory_);
     index_.insert(id);
+    memory_->resize(0, key_bytes(key) + (series_.capacity() - capacity) * sizeof(Series));
     // New series mostly come a run and rank at a time: skip the map lookup then.
     if (!last_group_ || last_group_key_.rank != key.rank || last_group_key_.run != key.run) {
         last_group_ = &by_run_rank_[{key.run, key.rank}];
@@ -143,8 +86,31 @@ std::vector<SeriesId> Store::sorted_ids() const {
 
 std::uint64_t Store::total_points() const {
     std::uint64_t n = 0;
-    for (const Series& s : series_) n += s.size();
+    for (const Series& s : series_) n += s.count();
     return n;
+}
+
+void Store::enforce_budget() {
+    const std::uint64_t budget = memory_->limits().memory_bytes;
+    const std::uint64_t target = budget - budget / 10;
+    // The globally oldest sealed chunks first. A record is stale when its chunk is gone
+    // already (folded by its series' own budget, or dropped by a restart): records come out
+    // in sealing order and every series folds its oldest first, so the record is live exactly
+    // when its chunk is still its series' oldest sealed one.
+    StoreMemory::Seal seal;
+    while (memory_->bytes() > target && memory_->take_oldest(seal)) {
+        Series& s = series_[seal.series];
+        if (s.oldest_sealed_seq() == seal.seq) s.fold_oldest();
+    }
+    // Then the buckets, a series at a time round the store, until under the target or no
+    // series has two buckets left to merge.
+    for (std::size_t idle = 0; memory_->bytes() > target && idle < series_.size();) {
+        if (merge_cursor_ >= series_.size()) merge_cursor_ = 0;
+        idle = series_[merge_cursor_++].merge_buckets() > 0 ? 0 : idle + 1;
+    }
+    // Below the floor nothing more can go: try again only once memory has grown a little, not
+    // on every append.
+    next_check_ = memory_->bytes() <= budget ? budget : memory_->bytes() + budget / 16;
 }
 
 }  // namespace runtop

@@ -1,6 +1,7 @@
 #include "readers/msprobe_anomaly_reader.h"
 
 #include "core/identity.h"
+#include "core/msprobe_tag.h"
 
 #include <fmt/format.h>
 
@@ -16,11 +17,6 @@ namespace runtop {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-bool to_int(std::string_view s, std::int64_t& out) {
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
-}
 
 // Takes `word` off the front of `s`.
 bool eat(std::string_view& s, std::string_view word) {
@@ -111,59 +107,6 @@ bool parse_anomaly_message(std::string_view s, AnomalyMessage& out) {
     }
     // Legacy: "... in <tag_name> at step <s>." carries the rule only.
     return s.find(" at step ") != std::string_view::npos;
-}
-
-AnomalyTagName parse_anomaly_tag_name(std::string_view tag) {
-    AnomalyTagName out;
-    std::size_t slash = tag.rfind('/');
-    if (slash == std::string_view::npos || slash + 1 == tag.size()) return out;
-    out.kind = tag.substr(slash + 1);
-    std::string_view name = tag.substr(0, slash);
-    // "/rank<R>" before the kind; names never end in one.
-    std::size_t rank_at = name.rfind("/rank");
-    if (rank_at != std::string_view::npos && all_digits(name.substr(rank_at + 5))) {
-        std::int64_t rank;
-        if (to_int(name.substr(rank_at + 5), rank) && rank <= 1000000)
-            out.rank = static_cast<int>(rank);
-        name = name.substr(0, rank_at);
-    }
-    std::size_t colon = name.find(':');
-    if (colon != std::string_view::npos && to_int(name.substr(0, colon), out.vpp)) {
-        out.has_vpp = true;
-        name.remove_prefix(colon + 1);
-    }
-    std::size_t last = name.rfind(':');
-    if (last != std::string_view::npos && all_digits(name.substr(last + 1)) &&
-        to_int(name.substr(last + 1), out.micro)) {
-        out.has_micro = true;
-        name = name.substr(0, last);
-    }
-    out.name = name;
-    out.ok = true;
-    return out;
-}
-
-std::string_view anomaly_kind_prefix(std::string_view kind) {
-    if (kind == "acc_grad" || kind == "pre_grad") return "grad_unreduced";
-    if (kind == "post_grad") return "grad_reduced";
-    if (kind == "mg_direction") return "other";
-    // actv, actv_grad, exp_avg, exp_avg_sq, param_origin, param_updated: the CSV prefix is
-    // the kind itself; so it is for kinds added later.
-    return kind;
-}
-
-std::string anomaly_series_tag(std::string_view tag_name, std::string_view op) {
-    if (op.empty()) return {};
-    AnomalyTagName parts = parse_anomaly_tag_name(tag_name);
-    if (!parts.ok) return {};
-    std::string tag(anomaly_kind_prefix(parts.kind));
-    tag += '/';
-    if (parts.has_vpp && parts.vpp != 0) tag += fmt::format("{}:", parts.vpp);
-    tag += parts.name;
-    if (parts.has_micro) tag += fmt::format(":{}", parts.micro);
-    tag += '/';
-    tag += op;
-    return tag;
 }
 
 MsProbeAnomalyReader::MsProbeAnomalyReader(SourceFile file, PointSink& sink)

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/msprobe_tag.h"
 #include "readers/whole_file_reader.h"
 
 namespace runtop {
@@ -29,25 +30,6 @@ struct AnomalyMessage {
 };
 // False when the text is not an anomaly message at all.
 bool parse_anomaly_message(std::string_view message, AnomalyMessage& out);
-
-// The parts of an msProbe tag_name; `ok` false when it has no "/<kind>" part.
-struct AnomalyTagName {
-    bool ok = false;
-    std::int64_t vpp = 0;
-    bool has_vpp = false;
-    std::string_view name;  // without the vpp prefix and the micro-step suffix
-    std::int64_t micro = 0;
-    bool has_micro = false;
-    int rank = kNoRank;  // from "/rank<R>/"
-    std::string_view kind;
-};
-AnomalyTagName parse_anomaly_tag_name(std::string_view tag_name);
-
-// The CSV prefix of a tag_name kind: "post_grad" -> "grad_reduced", "actv" -> "actv".
-std::string_view anomaly_kind_prefix(std::string_view kind);
-
-// runtop's tag for a tag_name and op, or "" when either is unknown.
-std::string anomaly_series_tag(std::string_view tag_name, std::string_view op);
 
 class MsProbeAnomalyReader final : public WholeFileReader {
   public:

@@ -241,7 +241,7 @@ TEST(MsProbeCsv, RestartInANewRunDirReplacesFromTheResumedStep) {
     ASSERT_EQ(store.series_count(), 1u);
     const Series& s = store.at(0);
     EXPECT_EQ(s.key(), (SeriesKey{"mon", 0, "grad_reduced/w/norm"}));
-    ASSERT_EQ(s.size(), 8u);
+    ASSERT_EQ(s.count(), 8u);
     EXPECT_EQ(s.point(4).value, 1.0);
     EXPECT_EQ(s.point(5).value, 2.0);
     EXPECT_EQ(s.back().step, 7);

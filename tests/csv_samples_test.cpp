@@ -56,7 +56,7 @@ struct Checker {
         ASSERT_NE(it, ids.end()) << where << ": no series " << key.run << " " << key.rank << " "
                                  << key.tag;
         const Series& s = store.at(it->second);
-        for (std::size_t i = 0; i < s.size(); ++i) {
+        for (std::size_t i = 0; i < s.retained(); ++i) {
             if (s.point(i).step != step) continue;
             EXPECT_TRUE(same(s.point(i).value, want)) << where << " " << key.tag << "@" << step;
             ++checked;
@@ -84,7 +84,7 @@ TEST(CsvSamples, MsProbeMonitorOutputsValueByValue) {
     std::uint64_t total = 0;
     for (const char* job : {"trainermon_2rank_csv", "trainermon_single_process_defaults"}) {
         RootSpec root{"mon", samples + "/generated/msprobe/" + job + "/monitor_output"};
-        Store store;
+        Store store(StoreLimits::unbounded());  // every point is checked
         ingest(store, root);
         Checker check(store);
         std::uint64_t files = 0;
@@ -120,7 +120,7 @@ TEST(CsvSamples, DeepSpeedCsvMonitorValueByValue) {
     std::string samples = testing::samples_dir();
     if (samples.empty()) GTEST_SKIP() << "../shared/samples is absent (it ships with CI only)";
     RootSpec root{"ds", samples + "/generated/deepspeed/csv_monitor"};
-    Store store;
+    Store store(StoreLimits::unbounded());  // every point is checked
     ingest(store, root);
     Checker check(store);
     for (const SourceFile& f : discover(root).files) {
@@ -140,7 +140,7 @@ TEST(CsvSamples, DeepSpeedCsvMonitorValueByValue) {
 }
 
 void check_metrics_csv(const std::string& path, const RootSpec& root, const std::string& run) {
-    Store store;
+    Store store(StoreLimits::unbounded());  // every point is checked
     ingest(store, root);
     Checker check(store);
     std::vector<std::string> lines = testing::split_lines(testing::read_file(path));

@@ -53,9 +53,9 @@ TEST(SourceSet, TwoFilesInOneRunWithPurgeStepRestart) {
     const Series* loss = find(store, {"logs/exp", kNoRank, "loss"});
     const Series* acc = find(store, {"logs/exp", kNoRank, "acc"});
     ASSERT_TRUE(loss && acc);
-    ASSERT_EQ(loss->size(), 8u);  // 0..5 from the first file, 6..7 from the second
+    ASSERT_EQ(loss->count(), 8u);  // 0..5 from the first file, 6..7 from the second
     EXPECT_EQ(loss->point(6).value, 2.0);
-    EXPECT_EQ(acc->size(), 6u);   // the START purged every tag of the run at step >= 6
+    EXPECT_EQ(acc->count(), 6u);  // the START purged every tag of the run at step >= 6
     ASSERT_EQ(loss->restarts().size(), 1u);
     EXPECT_EQ(loss->restarts()[0].step, 6);
     EXPECT_EQ(loss->restarts()[0].dropped, 4u);
@@ -73,7 +73,7 @@ TEST(SourceSet, StepsGoingBackInASecondFileReplaceLaterPoints) {
     sources.poll();
     const Series* loss = find(store, {"r", kNoRank, "loss"});
     ASSERT_TRUE(loss);
-    EXPECT_EQ(loss->size(), 100u);
+    EXPECT_EQ(loss->count(), 100u);
     EXPECT_EQ(loss->point(89).value, 1.0);
     EXPECT_EQ(loss->point(90).value, 3.0);
     EXPECT_EQ(loss->restarts().size(), 1u);
@@ -139,7 +139,7 @@ TEST(SourceSet, NewFilesAndGrowthArePickedUpByRescanAndPoll) {
     testing::append_file(path, scalars("loss", 5, 8, 1.0f));
     sources.rescan();  // already known: not added twice
     sources.poll();
-    EXPECT_EQ(store.at(0).size(), 8u);
+    EXPECT_EQ(store.at(0).count(), 8u);
     EXPECT_EQ(sources.totals().files, 1u);
 }
 

@@ -9,7 +9,7 @@ namespace {
 
 std::vector<std::int64_t> steps(const Series& s) {
     std::vector<std::int64_t> out;
-    for (std::size_t i = 0; i < s.size(); ++i) out.push_back(s.point(i).step);
+    for (std::size_t i = 0; i < s.retained(); ++i) out.push_back(s.point(i).step);
     return out;
 }
 
@@ -33,7 +33,7 @@ TEST(Store, SameStepAgainReplacesTheValueWithoutARestart) {
     SeriesId id = store.series({"run", kNoRank, "loss"}, SourceKind::kTfEvents);
     store.append(id, {3, 1, 1.0});
     store.append(id, {3, 2, 2.0});
-    EXPECT_EQ(store.at(id).size(), 1u);
+    EXPECT_EQ(store.at(id).count(), 1u);
     EXPECT_EQ(store.at(id).back().value, 2.0);
     EXPECT_TRUE(store.at(id).restarts().empty());
 }
@@ -49,9 +49,9 @@ TEST(Store, SessionStartPurgesEveryTagOfTheRunAndRank) {
         store.append(other, {s, 0, 1});
     }
     store.session_start("run", 0, 6, 50);
-    EXPECT_EQ(store.at(a).size(), 6u);
-    EXPECT_EQ(store.at(b).size(), 6u);
-    EXPECT_EQ(store.at(other).size(), 10u);
+    EXPECT_EQ(store.at(a).count(), 6u);
+    EXPECT_EQ(store.at(b).count(), 6u);
+    EXPECT_EQ(store.at(other).count(), 10u);
     ASSERT_EQ(store.at(a).restarts().size(), 1u);
     EXPECT_EQ(store.at(a).restarts()[0].dropped, 4u);
     store.session_start("elsewhere", 0, 0, 0);  // unknown run: nothing to do
@@ -103,7 +103,8 @@ TEST(Store, ChunkedSeriesMatchAPlainModelThroughRandomRestarts) {
         ++step;
     }
     const Series& s = store.at(id);
-    ASSERT_EQ(s.size(), model.size());
+    ASSERT_EQ(s.count(), model.size());
+    ASSERT_EQ(s.retained(), model.size());
     for (std::size_t i = 0; i < model.size(); ++i) {
         ASSERT_EQ(s.point(i).step, model[i].step) << i;
         ASSERT_EQ(s.point(i).wall_time, model[i].wall_time) << i;

@@ -1,0 +1,181 @@
+// `runtop check`: read everything, evaluate the alert rules, print the anomalies first failure
+// first, exit 0 (none), 1 (anomalies) or 2 (error) — for gating a pipeline (DESIGN.md §4).
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "app/commands.h"
+#include "app/inputs.h"
+#include "app/rules_file.h"
+#include "core/analyzer.h"
+#include "core/analyzing_sink.h"
+#include "core/format.h"
+#include "core/store.h"
+
+namespace runtop {
+
+const std::vector<OptionSpec> kCheckOptions = {
+    {"rules", "FILE",
+     "alert rules (JSON; see ARCHITECTURE.md); default: ~/.config/runtop/rules.json if it "
+     "exists, else the built-in rules (NaN/Inf, robust spikes)"},
+    {"format", "text|json", "output format (default text)"},
+    {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
+    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kMemoryOption,
+    {"help", "", "show this help"},
+};
+
+namespace {
+
+std::string steps_text(const AnomalyRecord& r) {
+    if (r.count <= 1 || r.last_step == r.step) return std::to_string(r.step);
+    return fmt::format("{}-{}", r.step, r.last_step);
+}
+
+std::string message_text(const AnomalyRecord& r, const LogEntry& e) {
+    std::string m = r.message;
+    if (r.count > 1) m += fmt::format(" ({} points through step {})", r.count, r.last_step);
+    if (e.also_runtop) m += " [runtop found it too]";
+    return m;
+}
+
+void print_text(const AnomalyLog& log, std::string& out) {
+    static constexpr const char* kHeads[] = {"STEP", "RUN",      "RANK",  "TAG",
+                                             "RULE", "SEVERITY", "VALUE", "SOURCE"};
+    constexpr int kColumns = 8;
+    std::vector<std::array<std::string, kColumns>> rows;
+    for (const LogEntry& e : log.ordered()) {
+        const AnomalyRecord& r = log.records()[e.index];
+        rows.push_back({steps_text(r), visible(r.run),
+                        r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
+                        r.tag.empty() ? std::string("-") : visible(r.tag), visible(r.rule),
+                        std::string(severity_name(r.severity)), format_value(r.value),
+                        std::string(anomaly_source_name(r.source))});
+    }
+    std::size_t width[kColumns];
+    for (int c = 0; c < kColumns; ++c) width[c] = std::string_view(kHeads[c]).size();
+    for (const auto& row : rows)
+        for (int c = 0; c < kColumns; ++c) width[c] = std::max(width[c], row[c].size());
+    auto line = [&](auto cell, std::string_view message) {
+        for (int c = 0; c < kColumns; ++c) {
+            std::string_view text = cell(c);
+            out += text;
+            out.append(width[c] - std::min(width[c], text.size()) + 2, ' ');
+        }
+        out += message;
+        out += '\n';
+    };
+    if (rows.empty()) return;
+    line([](int c) { return std::string_view(kHeads[c]); }, "MESSAGE");
+    std::size_t i = 0;
+    for (const LogEntry& e : log.ordered()) {
+        const auto& row = rows[i++];
+        line([&](int c) { return std::string_view(row[c]); },
+             visible(message_text(log.records()[e.index], e)));
+        flush_output(out, false);
+    }
+}
+
+void print_json(const AnomalyLog& log, std::string& out) {
+    out += "{\"anomalies\":[";
+    bool first = true;
+    for (const LogEntry& e : log.ordered()) {
+        const AnomalyRecord& r = log.records()[e.index];
+        out += first ? "\n" : ",\n";
+        first = false;
+        out += "{\"run\":";
+        append_json_string(out, r.run);
+        out += ",\"rank\":";
+        out += r.rank == kNoRank ? "null" : std::to_string(r.rank);
+        out += ",\"tag\":";
+        append_json_string(out, r.tag);
+        out += fmt::format(",\"step\":{},\"last_step\":{},\"count\":{},\"micro_step\":{}", r.step,
+                           r.last_step, r.count, r.micro_step);
+        out += ",\"rule\":";
+        append_json_string(out, r.rule);
+        out += ",\"severity\":";
+        append_json_string(out, severity_name(r.severity));
+        out += ",\"value\":";
+        append_json_number(out, r.value);
+        out += ",\"message\":";
+        append_json_string(out, r.message);
+        out += ",\"source\":";
+        append_json_string(out, anomaly_source_name(r.source));
+        out += e.also_runtop ? ",\"also_runtop\":true}" : ",\"also_runtop\":false}";
+        flush_output(out, false);
+    }
+    out += first ? "]}\n" : "\n]}\n";
+}
+
+}  // namespace
+
+int cmd_check(const Args& args) {
+    const std::string format = args.get("format", "text");
+    if (format != "text" && format != "json") {
+        std::fprintf(stderr, "runtop check: --format must be text or json, not '%s'\n",
+                     format.c_str());
+        return kExitError;
+    }
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) {
+        std::fprintf(stderr, "runtop check: %s\n", selection.error().message.c_str());
+        return kExitError;
+    }
+    Result<LoadedRules> rules = load_rules(args.get("rules"));
+    if (!rules) {
+        std::fprintf(stderr, "runtop check: %s\n", rules.error().message.c_str());
+        return kExitError;
+    }
+    for (const std::string& w : rules->rules.warnings)
+        std::fprintf(stderr, "runtop: %s\n", w.c_str());
+
+    Result<StoreLimits> limits = store_limits_from_args(args);
+    if (!limits) {
+        std::fprintf(stderr, "runtop check: %s\n", limits.error().message.c_str());
+        return kExitError;
+    }
+    Store store(*limits);
+    Analyzer analyzer(std::move(rules->rules), std::move(selection->filter));
+    AnalyzingSink sink(store, analyzer);
+    SourceSet sources(sink);
+    const std::size_t warnings = read_once(sources, selection->roots);
+    analyzer.finish();
+
+    const AnomalyLog& log = analyzer.log();
+    std::string out;
+    if (format == "json")
+        print_json(log, out);
+    else
+        print_text(log, out);
+    flush_output(out, true);
+
+    std::size_t alerts = 0, imported = 0;
+    for (const LogEntry& e : log.ordered()) {
+        const AnomalyRecord& r = log.records()[e.index];
+        alerts += r.severity == Severity::kAlert;
+        imported += r.source == AnomalySource::kMsProbe;
+    }
+    const std::size_t shown = log.ordered().size();
+    const IngestTotals t = sources.totals();
+    std::string first;
+    if (shown > 0) {
+        const AnomalyRecord& r = log.records()[log.ordered().front().index];
+        first = fmt::format("; first: {}{}{} at step {} ({})", visible(r.run),
+                            r.rank == kNoRank ? std::string() : fmt::format(" rank {}", r.rank),
+                            r.tag.empty() ? std::string() : " " + visible(r.tag), r.step,
+                            visible(r.rule));
+    }
+    std::fprintf(stderr,
+                 "runtop: %zu anomal%s (%zu alert, %zu warn; %zu imported from msProbe, %zu of "
+                 "runtop's merged into them)%s; rules: %s; %zu series, %llu points from %llu "
+                 "files; %zu warnings\n",
+                 shown, shown == 1 ? "y" : "ies", alerts, shown - alerts, imported,
+                 log.merged_count(), first.c_str(), visible(rules->origin).c_str(),
+                 store.series_count(), static_cast<unsigned long long>(store.total_points()),
+                 static_cast<unsigned long long>(t.files), warnings);
+    if (sources.readable_roots() < selection->roots.size()) return kExitError;
+    return shown > 0 ? kExitFound : kExitOk;
+}
+
+}  // namespace runtop

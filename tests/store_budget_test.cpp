@@ -1,0 +1,333 @@
+// The bounded Store: per-series and global budgets fold old chunks into buckets and merge
+// buckets, and through all of it every extreme, NaN and infinity survives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/store.h"
+#include "tests/store_model.h"
+
+namespace runtop {
+namespace {
+
+using testing::ModelSeries;
+using testing::Stats;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool same(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+// The store's series against the model, point for point where it has them, bucket by bucket
+// where it folded them: each bucket holds exactly the model's points between its first and
+// last step (no restart cut into folded data in these tests).
+void expect_matches(const Series& s, const ModelSeries& m) {
+    ASSERT_EQ(s.count(), m.points.size());
+    ASSERT_LE(s.retained(), m.points.size());
+    const std::size_t folded = m.points.size() - s.retained();
+    for (std::size_t i = 0; i < s.retained(); ++i) {
+        const Point p = s.point(i);
+        const Point& want = m.points[folded + i];
+        ASSERT_EQ(p.step, want.step) << i;
+        ASSERT_TRUE(same(p.wall_time, want.wall_time)) << i;
+        ASSERT_TRUE(same(p.value, want.value)) << i;
+    }
+    std::uint64_t in_buckets = 0;
+    std::int64_t previous_last = std::numeric_limits<std::int64_t>::min();
+    for (const SegmentSummary& b : s.buckets()) {
+        ASSERT_GT(b.first_step, previous_last);
+        ASSERT_LE(b.first_step, b.last_step);
+        previous_last = b.last_step;
+        auto [from, to] = m.range(b.first_step, b.last_step);
+        Stats want;
+        for (std::size_t i = from; i < to; ++i) want.add(m.points[i].value);
+        ASSERT_EQ(b.count, want.count);
+        ASSERT_EQ(b.nan, want.nan);
+        ASSERT_EQ(b.pos_inf, want.pos_inf);
+        ASSERT_EQ(b.neg_inf, want.neg_inf);
+        ASSERT_EQ(b.min, want.min);
+        ASSERT_EQ(b.max, want.max);
+        ASSERT_NEAR(b.sum, want.sum, 1e-9 * std::max(1.0, std::fabs(want.sum)) * b.count);
+        ASSERT_EQ(m.points[from].step, b.first_step);
+        ASSERT_EQ(m.points[to - 1].step, b.last_step);
+        ASSERT_TRUE(same(b.first_value, m.points[from].value));
+        ASSERT_TRUE(same(b.last_value, m.points[to - 1].value));
+        in_buckets += b.count;
+    }
+    ASSERT_EQ(in_buckets, folded);
+    if (!m.points.empty()) {
+        EXPECT_EQ(s.first_step(), m.points.front().step);
+        EXPECT_EQ(s.last_step(), m.points.back().step);
+        EXPECT_TRUE(same(s.back().value, m.points.back().value));
+    }
+}
+
+TEST(StoreBudget, PerSeriesBudgetFoldsTheOldestChunks) {
+    StoreLimits limits;
+    limits.series_points = 1000;
+    Store store(limits);
+    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    ModelSeries model;
+    for (int i = 0; i < 10000; ++i) {
+        Point p{i, 1e9 + i, i % 1000 == 500 ? 1e6 : std::sin(i * 0.01)};
+        store.append(id, p);
+        model.append(p);
+    }
+    const Series& s = store.at(id);
+    EXPECT_LE(s.retained(), 1000u + kChunk);
+    EXPECT_GE(s.retained(), 1000u - kChunk);
+    EXPECT_FALSE(s.buckets().empty());
+    expect_matches(s, model);
+}
+
+// Restarts into sealed data: the chunk cut by the restart comes back to the tail.
+TEST(StoreBudget, RestartIntoSealedChunksKeepsEveryEarlierPoint) {
+    Store store;
+    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    ModelSeries model;
+    auto add = [&](Point p) {
+        store.append(id, p);
+        model.append(p);
+    };
+    for (int i = 0; i < 1000; ++i) add({i, 1e9 + i, i * 0.5});
+    add({300, 2e9, -1});  // inside the third sealed chunk
+    ASSERT_EQ(store.at(id).restarts().size(), 1u);
+    EXPECT_EQ(store.at(id).restarts()[0].dropped, 700u);
+    expect_matches(store.at(id), model);
+    for (int i = 301; i < 600; ++i) add({i, 2e9 + i, i * 0.25});
+    add({256, 3e9, 7});  // exactly on a chunk boundary
+    add({256, 3e9, 8});  // the same step again: replaces
+    expect_matches(store.at(id), model);
+    EXPECT_EQ(store.at(id).back().value, 8);
+    store.session_start("run", 0, 100, 4e9);  // the whole of the tail and beyond
+    model.points.resize(100);
+    expect_matches(store.at(id), model);
+    EXPECT_EQ(store.at(id).restarts().back().dropped, 157u);
+}
+
+// Restarts into folded data: whole buckets go; a bucket cut by the restart stays, clipped:
+// evenly spaced steps say exactly which of its points went (count and last step exact), its
+// values do not (extremes conservative: the spike of a dropped point is still there).
+TEST(StoreBudget, RestartIntoFoldedDataClipsTheBucketItCuts) {
+    StoreLimits limits;
+    limits.series_points = 256;
+    Store store(limits);
+    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    for (int i = 0; i < 2000; ++i) store.append(id, {i, 1e9 + i, i == 120 ? 1e6 : 1.0});
+    const Series& s = store.at(id);
+    ASSERT_GE(s.buckets().size(), 10u);
+    ASSERT_EQ(s.buckets()[0].last_step, 127);
+    ASSERT_TRUE(s.buckets()[0].even);
+
+    store.append(id, {100, 2e9, 5.0});  // inside the first bucket [0, 127]
+    EXPECT_EQ(s.restarts().back().dropped, 1900u);
+    ASSERT_EQ(s.buckets().size(), 1u);
+    EXPECT_EQ(s.buckets()[0].last_step, 99);
+    EXPECT_EQ(s.buckets()[0].count, 100u);
+    EXPECT_EQ(s.buckets()[0].max, 1e6);  // from step 120, dropped: kept, conservatively
+    EXPECT_EQ(s.count(), 101u);
+    EXPECT_EQ(s.first_step(), 0);
+    EXPECT_EQ(s.last_step(), 100);
+    EXPECT_EQ(s.retained(), 1u);
+    EXPECT_EQ(s.back().value, 5.0);
+    ColumnSummary all[1];
+    s.query(0, 101, all);
+    EXPECT_EQ(all[0].count, 101u);
+    EXPECT_EQ(all[0].max, 1e6);
+
+    // A job logging every 10 steps: evenly spaced too.
+    Store strided(limits);
+    SeriesId t = strided.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    for (int i = 0; i < 2000; ++i) strided.append(t, {10 * i, 0, std::nan("")});
+    strided.append(t, {15, 0, 1.0});  // cuts [0, 1270] after its second point
+    EXPECT_EQ(strided.at(t).count(), 3u);
+    EXPECT_EQ(strided.at(t).buckets()[0].last_step, 10);
+    EXPECT_EQ(strided.at(t).buckets()[0].nan, 2u);  // capped at the count
+    EXPECT_EQ(strided.at(t).restarts().back().dropped, 1998u);
+
+    // Irregular steps: the count of the cut bucket stays an upper bound.
+    Store irregular(limits);
+    SeriesId r = irregular.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    for (int i = 0; i < 2000; ++i) irregular.append(r, {3 * i + (i % 2), 0, 1.0});
+    ASSERT_FALSE(irregular.at(r).buckets()[0].even);
+    irregular.append(r, {200, 0, 2.0});
+    EXPECT_EQ(irregular.at(r).buckets()[0].last_step, 199);
+    EXPECT_EQ(irregular.at(r).buckets()[0].count, 128u);
+    EXPECT_EQ(irregular.at(r).count(), 129u);
+
+    // A restart on a bucket boundary keeps the bucket before it whole and exact.
+    Store exact(limits);
+    SeriesId e = exact.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    ModelSeries model;
+    for (int i = 0; i < 2000; ++i) {
+        exact.append(e, {i, 1e9 + i, i * 1.0});
+        model.append({i, 1e9 + i, i * 1.0});
+    }
+    exact.append(e, {512, 3e9, -1.0});
+    model.append({512, 3e9, -1.0});
+    expect_matches(exact.at(e), model);
+
+    // Everything after a restart into folded data: a session start with an empty tail, then
+    // the bucket's last step written again (the later write wins, in the bucket).
+    exact.session_start("run", 0, 128, 4e9);
+    model.points.resize(128);
+    expect_matches(exact.at(e), model);
+    EXPECT_EQ(exact.at(e).retained(), 0u);
+    EXPECT_EQ(exact.at(e).back().step, 127);
+    exact.append(e, {127, 5e9, 1e9});
+    model.append({127, 5e9, 1e9});
+    EXPECT_EQ(exact.at(e).count(), 128u);
+    EXPECT_EQ(exact.at(e).back().value, 1e9);
+    EXPECT_EQ(exact.at(e).buckets()[0].max, 1e9);
+    EXPECT_EQ(exact.at(e).buckets()[0].min, 0.0);
+}
+
+TEST(StoreBudget, RestartMarkersAreCappedAndCounted) {
+    Store store;
+    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    store.append(id, {0, 0, 0});
+    for (std::size_t i = 0; i < Series::kMaxRestarts + 10; ++i) {
+        store.append(id, {2, 0, 0});
+        store.append(id, {1, 0, 0});  // back: a restart
+    }
+    EXPECT_EQ(store.at(id).restarts().size(), Series::kMaxRestarts);
+    EXPECT_EQ(store.at(id).restart_count(), Series::kMaxRestarts + 10);
+    EXPECT_EQ(store.at(id).count(), 2u);
+}
+
+// Many series, a budget far below their full-resolution size and below even one bucket per
+// chunk: chunks fold and buckets merge, memory_bytes() never passes the budget after an
+// append returns, and every extreme, NaN and infinity is still there.
+TEST(StoreBudget, TheStoreUnderBudgetPressureKeepsEveryExtreme) {
+    constexpr int kSeries = 20;
+    constexpr int kPoints = 100'000;
+    StoreLimits limits;
+    limits.memory_bytes = 512 << 10;
+    Store store(limits);
+    std::vector<SeriesId> ids;
+    std::vector<ModelSeries> models(kSeries);
+    for (int s = 0; s < kSeries; ++s)
+        ids.push_back(store.series({"run", s, "grad_norm"}, SourceKind::kTfEvents));
+    std::mt19937_64 rng(99);
+    std::uint64_t peak = 0;
+    for (int i = 0; i < kPoints; ++i) {
+        for (int s = 0; s < kSeries; ++s) {
+            double v = std::uniform_real_distribution<double>(0, 1)(rng);
+            const std::uint64_t r = rng() % 100000;
+            if (r < 3)
+                v = kNaN;
+            else if (r < 5)
+                v = kInf;
+            else if (r < 7)
+                v = -kInf;
+            else if (r < 9)
+                v = std::uniform_real_distribution<double>(-1e6, 1e6)(rng);  // spikes
+            const Point p{i, 1.7e9 + i, v};
+            store.append(ids[static_cast<std::size_t>(s)], p);
+            models[static_cast<std::size_t>(s)].append(p);
+            peak = std::max(peak, store.memory_bytes());
+            ASSERT_LE(store.memory_bytes(), limits.memory_bytes) << "after point " << i;
+        }
+    }
+    std::printf("  budget %llu, peak %llu, now %llu bytes; %llu points\n",
+                static_cast<unsigned long long>(limits.memory_bytes),
+                static_cast<unsigned long long>(peak),
+                static_cast<unsigned long long>(store.memory_bytes()),
+                static_cast<unsigned long long>(store.total_points()));
+    std::size_t merged = 0;
+    for (int s = 0; s < kSeries; ++s) {
+        const Series& series = store.at(ids[static_cast<std::size_t>(s)]);
+        const ModelSeries& model = models[static_cast<std::size_t>(s)];
+        expect_matches(series, model);
+        for (const SegmentSummary& b : series.buckets()) merged += b.level > 0;
+
+        // The whole series in one column: its global extremes and every count.
+        Stats want;
+        for (const Point& p : model.points) want.add(p.value);
+        ColumnSummary all[1];
+        series.query(0, kPoints, all);
+        EXPECT_EQ(all[0].count, want.count);
+        EXPECT_EQ(all[0].nan, want.nan);
+        EXPECT_EQ(all[0].pos_inf, want.pos_inf);
+        EXPECT_EQ(all[0].neg_inf, want.neg_inf);
+        EXPECT_EQ(all[0].min, want.min);
+        EXPECT_EQ(all[0].max, want.max);
+        EXPECT_GT(all[0].folded, want.count / 2);
+    }
+    EXPECT_GT(merged, 0u) << "the budget should have forced buckets to merge";
+
+    // A restart into merged buckets: still evenly spaced, so the count stays exact.
+    const Series& third = store.at(ids[3]);
+    ASSERT_GT(third.buckets().back().last_step, 54321);
+    ASSERT_GT(third.buckets().front().level, 0u);
+    store.session_start("run", 3, 54321, 0);
+    EXPECT_EQ(third.count(), 54321u);
+    EXPECT_EQ(third.last_step(), 54320);
+    EXPECT_EQ(third.restarts().back().dropped, static_cast<std::uint64_t>(kPoints - 54321));
+}
+
+// The FIFO of sealed chunks skips chunks already gone: per-series folds and restarts.
+TEST(StoreBudget, GlobalAndPerSeriesBudgetsTogetherWithRestarts) {
+    StoreLimits limits;
+    limits.memory_bytes = 256 << 10;
+    limits.series_points = 2048;
+    Store store(limits);
+    std::vector<ModelSeries> models(8);
+    std::vector<SeriesId> ids;
+    for (int s = 0; s < 8; ++s) ids.push_back(store.series({"r", s, "t"}, SourceKind::kTfEvents));
+    std::mt19937_64 rng(1);
+    std::vector<std::int64_t> next(8, 0);
+    for (int i = 0; i < 200'000; ++i) {
+        const auto s = static_cast<std::size_t>(rng() % 8);
+        std::int64_t step = next[s]++;
+        const Series& series = store.at(ids[s]);
+        if (rng() % 2000 == 0 && step > 300) {
+            // Back a little, never into folded data (that would make counts approximate).
+            const std::int64_t back = step - 1 - static_cast<std::int64_t>(rng() % 300);
+            if (series.buckets().empty() || series.buckets().back().last_step < back) {
+                step = back;
+                next[s] = back + 1;
+            }
+        }
+        const Point p{step, static_cast<double>(i), static_cast<double>(rng() % 1000)};
+        store.append(ids[s], p);
+        models[s].append(p);
+        ASSERT_LE(store.memory_bytes(), limits.memory_bytes);
+    }
+    for (std::size_t s = 0; s < 8; ++s) expect_matches(store.at(ids[s]), models[s]);
+}
+
+// A budget below the floor (every series' tail and key) is exceeded by the floor only, and
+// the store does not try to enforce it on every append.
+TEST(StoreBudget, ABudgetBelowTheFloorIsExceededOnlyByTheFloor) {
+    StoreLimits limits;
+    limits.memory_bytes = 64 << 10;
+    Store store(limits);
+    std::vector<SeriesId> ids;
+    for (int s = 0; s < 100; ++s) ids.push_back(store.series({"r", s, "t"}, SourceKind::kTfEvents));
+    for (int i = 0; i < 2000; ++i)
+        for (SeriesId id : ids) store.append(id, {i, 0, static_cast<double>(i)});
+    // 100 tails of 3 KiB alone are 300 KiB.
+    EXPECT_GT(store.memory_bytes(), limits.memory_bytes);
+    EXPECT_LT(store.memory_bytes(), 100u * (3 * 1024 + 600) + limits.memory_bytes / 16 + 64 * 1024);
+    for (SeriesId id : ids) {
+        EXPECT_EQ(store.at(id).count(), 2000u);
+        EXPECT_LE(store.at(id).buckets().size(), 2u);
+    }
+}
+
+TEST(StoreBudget, UnboundedFoldsNothing) {
+    Store store(StoreLimits::unbounded());
+    SeriesId id = store.series({"r", 0, "t"}, SourceKind::kTfEvents);
+    for (int i = 0; i < 3'000'000; ++i) store.append(id, {i, 0, static_cast<double>(i)});
+    EXPECT_EQ(store.at(id).retained(), 3'000'000u);
+    EXPECT_TRUE(store.at(id).buckets().empty());
+}
+
+}  // namespace
+}  // namespace runtop
