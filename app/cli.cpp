@@ -37,7 +37,7 @@ const std::vector<Command>& commands() {
          cmd_dump},
         {"check",
          "runtop check [--rules FILE] [--format text|json] [--filter RE] [--ranks SPEC] "
-         "[--memory SIZE] [NAME=]PATH...",
+         "[NAME=]PATH...",
          "evaluate the alert rules; print anomalies first failure first; exit 0 none, 1 found, "
          "2 error",
          &kCheckOptions, cmd_check},

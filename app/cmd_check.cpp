@@ -11,7 +11,6 @@
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
 #include "core/format.h"
-#include "core/store.h"
 
 namespace runtop {
 
@@ -22,7 +21,6 @@ const std::vector<OptionSpec> kCheckOptions = {
     {"format", "text|json", "output format (default text)"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
-    kMemoryOption,
     {"help", "", "show this help"},
 };
 
@@ -130,14 +128,10 @@ int cmd_check(const Args& args) {
     for (const std::string& w : rules->rules.warnings)
         std::fprintf(stderr, "runtop: %s\n", w.c_str());
 
-    Result<StoreLimits> limits = store_limits_from_args(args);
-    if (!limits) {
-        std::fprintf(stderr, "runtop check: %s\n", limits.error().message.c_str());
-        return kExitError;
-    }
-    Store store(*limits);
+    // The rules see every point as it is read; nothing needs the points afterwards, so check
+    // keeps no Store (and no memory budget applies).
     Analyzer analyzer(std::move(rules->rules), std::move(selection->filter));
-    AnalyzingSink sink(store, analyzer);
+    AnalyzingSink sink(analyzer);
     SourceSet sources(sink);
     const std::size_t warnings = read_once(sources, selection->roots);
     analyzer.finish();
@@ -172,7 +166,7 @@ int cmd_check(const Args& args) {
                  "files; %zu warnings\n",
                  shown, shown == 1 ? "y" : "ies", alerts, shown - alerts, imported,
                  log.merged_count(), first.c_str(), visible(rules->origin).c_str(),
-                 store.series_count(), static_cast<unsigned long long>(store.total_points()),
+                 sink.series_count(), static_cast<unsigned long long>(analyzer.points()),
                  static_cast<unsigned long long>(t.files), warnings);
     if (sources.readable_roots() < selection->roots.size()) return kExitError;
     return shown > 0 ? kExitFound : kExitOk;

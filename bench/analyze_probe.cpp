@@ -75,7 +75,7 @@ void run(const std::string& mode, std::uint64_t points, std::size_t series, std:
     limits.memory_bytes = memory;
     auto store = std::make_unique<Store>(limits);
     auto analyzer = std::make_unique<Analyzer>(default_rules());
-    AnalyzingSink analyzing(*store, *analyzer);
+    AnalyzingSink analyzing(*analyzer, store.get());
     std::vector<SeriesId> ids;
     for (std::size_t s = 0; s < series; ++s) {
         const SeriesKey key{"bench", static_cast<int>(s % 8), "train/loss_" + std::to_string(s)};

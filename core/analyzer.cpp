@@ -15,6 +15,10 @@ namespace {
 // Pending cross-rank steps per group before the oldest is judged with the ranks it has.
 constexpr std::size_t kMaxPendingSteps = 16;
 
+// What a rule's regexes say of a tag (Analyzer::tag_matches_).
+constexpr std::uint8_t kTagSelected = 1;
+constexpr std::uint8_t kLossLike = 2;
+
 std::unique_ptr<RE2> compile(const std::string& pattern) {
     if (pattern.empty()) return nullptr;
     RE2::Options options;
@@ -74,10 +78,9 @@ struct Analyzer::Compiled {
     std::unique_ptr<RE2> tags, exclude, loss_like;
     RankSpec ranks;
 
-    bool selects(const SeriesKey& key) const {
-        if (!ranks.selects(key.rank)) return false;
-        if (tags && !RE2::PartialMatch(key.tag, *tags)) return false;
-        return !(exclude && RE2::PartialMatch(key.tag, *exclude));
+    bool selects_tag(const std::string& tag) const {
+        if (tags && !RE2::PartialMatch(tag, *tags)) return false;
+        return !(exclude && RE2::PartialMatch(tag, *exclude));
     }
 };
 
@@ -153,19 +156,29 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, SourceKind kind) {
     s.op = std::string(last_component(key.tag));
     s.msprobe_nans = s.msprobe_series && s.op == "nans";
     if (!selection_.selects(key)) return;
+    // Every rank of a run has the same tags: the regexes run once per distinct tag.
+    auto [cached, fresh] = tag_matches_.try_emplace(key.tag);
+    std::vector<std::uint8_t>& matches = cached->second;
+    if (fresh) {
+        matches.resize(rules_.rules.size());
+        for (std::uint32_t i = 0; i < rules_.rules.size(); ++i) {
+            const Compiled& c = *compiled_[i];
+            matches[i] = (c.selects_tag(key.tag) ? kTagSelected : 0) |
+                         (c.loss_like && RE2::PartialMatch(key.tag, *c.loss_like) ? kLossLike : 0);
+        }
+    }
     for (std::uint32_t i = 0; i < rules_.rules.size(); ++i) {
         const RuleConfig& rule = rules_.rules[i];
-        const Compiled& c = *compiled_[i];
-        if (rule.type == RuleType::kStall || !c.selects(key)) continue;
+        if (rule.type == RuleType::kStall || !(matches[i] & kTagSelected) ||
+            !compiled_[i]->ranks.selects(key.rank))
+            continue;
         Slot slot;
         slot.rule = i;
         slot.type = rule.type;
         switch (rule.type) {
-            case RuleType::kSpike: {
-                const bool loss_like = c.loss_like && RE2::PartialMatch(key.tag, *c.loss_like);
-                slot.spike = std::make_unique<SpikeDetector>(rule.spike, loss_like);
+            case RuleType::kSpike:
+                slot.spike.emplace(rule.spike, (matches[i] & kLossLike) != 0);
                 break;
-            }
             case RuleType::kCrossRank: {
                 if (key.rank == kNoRank) continue;
                 auto [it, inserted] = group_ids_.try_emplace(
@@ -186,7 +199,7 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, SourceKind kind) {
             case RuleType::kStall:
                 break;
         }
-        s.slots.push_back(std::move(slot));
+        s.add(std::move(slot));
     }
 }
 
@@ -223,6 +236,7 @@ void Analyzer::run_fired(std::uint32_t run, Severity severity, std::int64_t step
 }
 
 void Analyzer::add_point(SeriesId id, const Point& p) {
+    ++points_;
     SeriesState& s = series_[id];
     RunStatus& run = runs_[s.run];
     run.pace.record(p.step, p.wall_time);
@@ -237,18 +251,18 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
     if (s.has_step && p.step < s.last_step) {
         run.pace.restart(p.step);
         // A step going back is a restarted writer: msProbe's histories start again with it.
-        for (Slot& slot : s.slots)
+        for (Slot& slot : s.slots())
             if (slot.type == RuleType::kMsProbe) slot.history = MsProbeHistory{};
     }
     const bool repeated = s.has_step && p.step == s.last_step;
     s.last_step = p.step;
     s.has_step = true;
     run.furthest_step = std::max(run.furthest_step, p.step);
-    if (s.slots.empty()) return;
+    if (s.inline_count == 0 && s.more_slots.empty()) return;
 
     bool fired = false;
     const double v = p.value;
-    for (Slot& slot : s.slots) {
+    for (Slot& slot : s.slots()) {
         switch (slot.type) {
             case RuleType::kNonFinite: {
                 if (std::isfinite(v) && !(s.msprobe_nans && v > 0)) {
@@ -360,7 +374,7 @@ void Analyzer::judge_group(Group& g, std::int64_t step, std::vector<RankValue>& 
         if (it == g.series_of_rank.end()) continue;
         const SeriesId id = it->second;
         Slot* slot = nullptr;
-        for (Slot& candidate : series_[id].slots)
+        for (Slot& candidate : series_[id].slots())
             if (candidate.type == RuleType::kCrossRank && candidate.rule == g.rule)
                 slot = &candidate;
         if (!slot) continue;
@@ -390,7 +404,7 @@ void Analyzer::finish() {
         g.pending.clear();
     }
     for (SeriesId id = 0; id < series_.size(); ++id) {
-        for (Slot& slot : series_[id].slots) {
+        for (Slot& slot : series_[id].slots()) {
             if (slot.type != RuleType::kSpike) continue;
             std::optional<SpikeFinding> f = slot.spike->finish();
             if (!f) continue;

@@ -19,10 +19,12 @@
 //               a one-shot `check` never reports stalls.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -94,6 +96,7 @@ class Analyzer {
     void tick();
 
     const AnomalyLog& log() const { return log_; }
+    std::uint64_t points() const { return points_; }  // points seen
     const RuleSet& rules() const { return rules_; }
     const AlertState& series_state(SeriesId id) const;
     const std::vector<RunStatus>& runs() const { return runs_; }
@@ -104,12 +107,13 @@ class Analyzer {
   private:
     struct Compiled;  // a rule with its regexes and rank spec compiled
     static constexpr std::uint32_t kNoGroup = 0xffffffffu;
+    static constexpr std::size_t kInlineSlots = 2;
     struct Slot {  // one rule applied to one series, with the state that rule keeps
         std::uint32_t rule = 0;
         RuleType type = RuleType::kNonFinite;
         std::uint32_t group = kNoGroup;        // cross_rank: its (run, tag) group
         std::size_t open = AnomalyLog::kNone;  // the episode the previous point extended
-        std::unique_ptr<SpikeDetector> spike;  // spike
+        std::optional<SpikeDetector> spike;    // spike
         MsProbeHistory history;                // msprobe
     };
     struct SeriesState {  // what one point touches, together
@@ -120,7 +124,25 @@ class Analyzer {
         std::uint32_t run = 0;
         std::int64_t last_step = 0;
         bool has_step = false;
-        std::vector<Slot> slots;
+        // The rules applied to it: up to kInlineSlots inside the state itself (the defaults
+        // need two), so a point touches its series' state, not a separate allocation.
+        std::array<Slot, kInlineSlots> inline_slots;
+        std::vector<Slot> more_slots;  // all of them, when there are more
+        std::uint8_t inline_count = 0;
+        std::span<Slot> slots() {
+            return more_slots.empty() ? std::span<Slot>(inline_slots.data(), inline_count)
+                                      : std::span<Slot>(more_slots);
+        }
+        void add(Slot slot) {
+            if (more_slots.empty() && inline_count < kInlineSlots) {
+                inline_slots[inline_count++] = std::move(slot);
+                return;
+            }
+            if (more_slots.empty())
+                for (std::uint8_t i = 0; i < inline_count; ++i)
+                    more_slots.push_back(std::move(inline_slots[i]));
+            more_slots.push_back(std::move(slot));
+        }
         std::string op;  // the tag's last component: msProbe's op
     };
     struct Group {  // one (rule, run, tag) across ranks, for a cross-rank rule
@@ -146,12 +168,15 @@ class Analyzer {
     std::unordered_map<std::string, std::uint32_t> run_ids_;
     std::map<std::tuple<std::uint32_t, std::string, std::string>, std::uint32_t> group_ids_;
     std::vector<Group> groups_;
+    // Per distinct tag, per rule: kTagSelected | kLossLike (analyzer.cpp).
+    std::unordered_map<std::string, std::vector<std::uint8_t>> tag_matches_;
     std::vector<float> scratch_;
     CrossRankScratch cross_scratch_;
     CrossRankStats cross_stats_;
     std::vector<std::unique_ptr<MsProbeRuleSet>> msprobe_sets_;  // per rule (msprobe rules only)
     double now_ = 0;
     bool live_ = false;
+    std::uint64_t points_ = 0;
 };
 
 }  // namespace runtop

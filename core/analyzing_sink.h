@@ -1,7 +1,9 @@
-// A PointSink that hands everything to the Store and shows it to the Analyzer: what makes the
-// rules run as points arrive, whoever reads the files.
+// A PointSink that shows every point to the Analyzer, and hands it to the Store when there is
+// one: what makes the rules run as points arrive, whoever reads the files. Without a Store (a
+// one-shot `check`, which needs no points afterwards) series are numbered here instead.
 #pragma once
 
+#include <unordered_map>
 #include <utility>
 
 #include "core/analyzer.h"
@@ -11,30 +13,40 @@ namespace runtop {
 
 class AnalyzingSink final : public PointSink {
   public:
-    AnalyzingSink(Store& store, Analyzer& analyzer) : store_(store), analyzer_(analyzer) {}
+    explicit AnalyzingSink(Analyzer& analyzer, Store* store = nullptr)
+        : analyzer_(analyzer), store_(store) {}
 
     SeriesId series(const SeriesKey& key, SourceKind kind) override {
-        const SeriesId id = store_.series(key, kind);
+        SeriesId id;
+        if (store_) {
+            id = store_->series(key, kind);
+        } else {
+            id = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size())).first->second;
+        }
         analyzer_.add_series(id, key, kind);
         return id;
     }
     void append(SeriesId id, const Point& point) override {
-        store_.append(id, point);
+        if (store_) store_->append(id, point);
         analyzer_.add_point(id, point);
     }
     void session_start(std::string_view run, int rank, std::int64_t step,
                        double wall_time) override {
-        store_.session_start(run, rank, step, wall_time);
+        if (store_) store_->session_start(run, rank, step, wall_time);
     }
-    void config_text(ConfigText text) override { store_.config_text(std::move(text)); }
+    void config_text(ConfigText text) override {
+        if (store_) store_->config_text(std::move(text));
+    }
     void anomaly(ImportedAnomaly anomaly) override {
         analyzer_.import(anomaly);
-        store_.anomaly(std::move(anomaly));
+        if (store_) store_->anomaly(std::move(anomaly));
     }
+    std::size_t series_count() const { return store_ ? store_->series_count() : ids_.size(); }
 
   private:
-    Store& store_;
     Analyzer& analyzer_;
+    Store* store_;
+    std::unordered_map<SeriesKey, SeriesId, SeriesKeyHash> ids_;  // without a Store
 };
 
 }  // namespace runtop

@@ -139,6 +139,13 @@ RateMeter::RateMeter(double window_seconds)
 
 void RateMeter::record(std::int64_t step, double wall_time) {
     ++total_points_;
+    // The common case, every series of a step at once: same time, no step advance.
+    if (!entries_.empty() && wall_time == last_wall_ && have_step_ && step <= furthest_step_) {
+        entries_.back().points += 1;
+        points_in_window_ += 1;
+        return;
+    }
+    last_wall_ = wall_time;
     std::int64_t advance = 0;
     if (!have_step_) {
         have_step_ = true;

@@ -141,6 +141,7 @@ class RateMeter {
     bool have_step_ = false;
     std::int64_t furthest_step_ = 0;
     double newest_wall_ = -std::numeric_limits<double>::infinity();
+    double last_wall_ = std::numeric_limits<double>::quiet_NaN();  // the previous record's
     std::uint64_t total_points_ = 0;
 };
 

@@ -56,18 +56,19 @@ bool SpikeDetector::judge(double value, std::vector<float>& scratch, SpikeFindin
     if (n < 3) return false;
     scratch.resize(3 * n);
     float* logs = scratch.data();  // oldest first
-    const std::uint64_t first = seen_ - n;
-    for (std::size_t i = 0; i < n; ++i) logs[i] = std::log(ring_[(first + i) & mask_]);
     float* work = logs + n;
+    const std::uint64_t first = seen_ - n;
 
     // The level: the median of the newest few values, so a trend (a falling loss) does not
-    // leave it behind.
+    // leave it behind. Most candidates fail here, so only these logs are taken first.
     const std::size_t recent = std::min<std::size_t>(n, kLevelPoints);
+    for (std::size_t i = n - recent; i < n; ++i) logs[i] = std::log(ring_[(first + i) & mask_]);
     std::copy(logs + n - recent, logs + n, work);
     const double level = median_of(work, recent);
     const double x = std::log(std::fabs(value));
     const double deviation = x - level;
     if (!(deviation >= std::log(params_->min_ratio))) return false;
+    for (std::size_t i = 0; i < n - recent; ++i) logs[i] = std::log(ring_[(first + i) & mask_]);
 
     // The scatter, from steps between neighbours: a trend barely moves them, noise does.
     float* steps = logs + 2 * n;
@@ -103,7 +104,7 @@ std::optional<SpikeFinding> SpikeDetector::push(std::int64_t step, double value,
     bool fell_back = false;
     if (pending_) [[unlikely]] {
         if (std::log(magnitude) < pending_level_) {
-            out = pending_;
+            out = *pending_;
             fell_back = true;
             pending_.reset();
         } else if (--pending_left_ <= 0) {
@@ -128,7 +129,7 @@ std::optional<SpikeFinding> SpikeDetector::push(std::int64_t step, double value,
             if (loss_like_ || params_->confirm == 0) {
                 out = f;
             } else {
-                pending_ = f;
+                pending_ = std::make_unique<SpikeFinding>(f);
                 pending_level_ = static_cast<float>(
                     (std::log(std::fabs(value)) + std::log(std::fabs(f.median))) / 2);
                 pending_left_ = params_->confirm;

@@ -79,7 +79,7 @@ class SpikeDetector {
     std::int64_t last_not_negative_ = -1;  // number of the latest value >= 0
     float block_min_ = std::numeric_limits<float>::infinity();  // this block of 16
     float previous_block_min_ = std::numeric_limits<float>::infinity();
-    std::optional<SpikeFinding> pending_;
+    std::unique_ptr<SpikeFinding> pending_;  // rare: kept out of the per-point cache lines
     float pending_level_ = 0;  // log|x| a later value must fall below to confirm the pending one
     int pending_left_ = 0;
     int shift_left_ = 0;     // values of a level shift's plateau still not judged
