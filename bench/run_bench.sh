@@ -15,6 +15,11 @@
 #    time both (CPU time is the steadier on a shared machine), and where ls spends its time:
 #    runtop_ingest_probe reads the data into a counting sink (the readers alone) and into the
 #    Store, and ls runs once more with malloc on huge pages (the Store's page faults).
+# 4a. `runtop check` next to `runtop ls` on both data sets (the cost the rules add to reading;
+#     bar: check at most 20 % slower).
+# 4b. The core on 10^8 decoded points (runtop_analyze_probe, 1000 series, 256 MiB budget): the
+#     Store alone, then Store + Analyzer with the default rules: points/s, bytes per retained
+#     point, peak RSS (bars: >= 20 M points/s, <= 16 bytes per point, memory under the budget).
 # 4. Live tail latency: append -> `runtop dump --follow` output, inotify and --poll=100
 #    (the DumpFollow.AppendToOutputLatency test of BUILD_DIR/tests/runtop_tests).
 # 5. Checks parse_value against strtod on a million random decimals (runtop_number_check),
