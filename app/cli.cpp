@@ -41,6 +41,11 @@ const std::vector<Command>& commands() {
          "evaluate the alert rules; print anomalies first failure first; exit 0 none, 1 found, "
          "2 error",
          &kCheckOptions, cmd_check},
+        {"snapshot",
+         "runtop snapshot [--size COLSxROWS] [--view overview|anomalies] [--filter RE] "
+         "[--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] [NAME=]PATH...",
+         "render one frame of a dashboard view to stdout as text (no terminal needed)",
+         &kSnapshotOptions, cmd_snapshot},
         {"demo", "runtop demo [--dir DIR] [--ranks N] [--steps N] [--rate STEPS_PER_S] [--no-ui]",
          "write a simulated multi-rank training run live, with injected trouble", &kDemoOptions,
          cmd_demo},
@@ -57,7 +62,7 @@ void print_usage(std::FILE* out) {
         std::fprintf(out, "  %.*s\n", static_cast<int>(c.synopsis.size()), c.synopsis.data());
     std::fprintf(out, "\ncommands:\n");
     for (const Command& c : commands())
-        std::fprintf(out, "  %-6.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
+        std::fprintf(out, "  %-8.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
                      static_cast<int>(c.summary.size()), c.summary.data());
     std::fprintf(out,
                  "\nPATH is a log directory or file; NAME=PATH names it. Runs are the directories "

@@ -26,18 +26,6 @@ const std::vector<OptionSpec> kCheckOptions = {
 
 namespace {
 
-std::string steps_text(const AnomalyRecord& r) {
-    if (r.count <= 1 || r.last_step == r.step) return std::to_string(r.step);
-    return fmt::format("{}-{}", r.step, r.last_step);
-}
-
-std::string message_text(const AnomalyRecord& r, const LogEntry& e) {
-    std::string m = r.message;
-    if (r.count > 1) m += fmt::format(" ({} points through step {})", r.count, r.last_step);
-    if (e.also_runtop) m += " [runtop found it too]";
-    return m;
-}
-
 void print_text(const AnomalyLog& log, std::string& out) {
     static constexpr const char* kHeads[] = {"STEP", "RUN",      "RANK",  "TAG",
                                              "RULE", "SEVERITY", "VALUE", "SOURCE"};
@@ -45,7 +33,7 @@ void print_text(const AnomalyLog& log, std::string& out) {
     std::vector<std::array<std::string, kColumns>> rows;
     for (const LogEntry& e : log.ordered()) {
         const AnomalyRecord& r = log.records()[e.index];
-        rows.push_back({steps_text(r), visible(r.run),
+        rows.push_back({anomaly_steps_text(r), visible(r.run),
                         r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
                         r.tag.empty() ? std::string("-") : visible(r.tag), visible(r.rule),
                         std::string(severity_name(r.severity)), format_value(r.value),
@@ -70,7 +58,7 @@ void print_text(const AnomalyLog& log, std::string& out) {
     for (const LogEntry& e : log.ordered()) {
         const auto& row = rows[i++];
         line([&](int c) { return std::string_view(row[c]); },
-             visible(message_text(log.records()[e.index], e)));
+             visible(anomaly_message_text(log.records()[e.index], e)));
         flush_output(out, false);
     }
 }

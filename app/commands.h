@@ -11,11 +11,13 @@ extern const std::vector<OptionSpec> kLsOptions;
 extern const std::vector<OptionSpec> kDumpOptions;
 extern const std::vector<OptionSpec> kCheckOptions;
 extern const std::vector<OptionSpec> kDemoOptions;
+extern const std::vector<OptionSpec> kSnapshotOptions;
 
 int cmd_ls(const Args& args);
 int cmd_dump(const Args& args);
 int cmd_check(const Args& args);
 int cmd_demo(const Args& args);
+int cmd_snapshot(const Args& args);
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;

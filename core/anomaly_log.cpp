@@ -1,5 +1,7 @@
 #include "core/anomaly_log.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -11,6 +13,18 @@ namespace runtop {
 
 std::string_view anomaly_source_name(AnomalySource source) {
     return source == AnomalySource::kMsProbe ? "msprobe" : "runtop";
+}
+
+std::string anomaly_steps_text(const AnomalyRecord& r) {
+    if (r.count <= 1 || r.last_step == r.step) return std::to_string(r.step);
+    return fmt::format("{}-{}", r.step, r.last_step);
+}
+
+std::string anomaly_message_text(const AnomalyRecord& r, const LogEntry& e) {
+    std::string m = r.message;
+    if (r.count > 1) m += fmt::format(" ({} points through step {})", r.count, r.last_step);
+    if (e.also_runtop) m += " [runtop found it too]";
+    return m;
 }
 
 void fill_msprobe_fields(AnomalyRecord& r) {

@@ -98,6 +98,11 @@ class AnomalyLog {
     mutable bool dirty_ = false;
 };
 
+// How check and the anomaly list print a record: its steps ("300" or "300-319") and its message
+// with what the record says beyond it (the episode's length, runtop's agreement).
+std::string anomaly_steps_text(const AnomalyRecord& record);
+std::string anomaly_message_text(const AnomalyRecord& record, const LogEntry& entry);
+
 // msProbe's view of a runtop tag on an msProbe CSV series: kind, statistic, tag_name, vpp and
 // micro-step filled into the record (unchanged when the tag is not of that shape).
 void fill_msprobe_fields(AnomalyRecord& record);

@@ -35,15 +35,7 @@ std::vector<Found> found(const std::string& out) {
 // A healthy run: a decaying noisy loss, a warmup-then-decay lr, a lognormal grad norm.
 std::string healthy_events(int steps, int nan_at = -1, int spike_at = -1) {
     std::string bytes;
-    std::uint64_t state = 42;
-    auto noise = [&state] {  // deterministic, roughly normal
-        double s = 0;
-        for (int i = 0; i < 4; ++i) {
-            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-            s += static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5;
-        }
-        return s;
-    };
+    testing::FixtureNoise noise(42);
     for (int s = 0; s < steps; ++s) {
         double loss = (0.6 + 2.5 * std::exp(-s / 400.0)) * std::exp(0.05 * noise());
         double grad = 1.2 * std::exp(0.3 * noise());

@@ -30,6 +30,24 @@ std::string read_file(const std::string& path);
 // The lines of a text, without their '\n'.
 std::vector<std::string> split_lines(const std::string& text);
 
+// Deterministic, roughly normal noise (a sum of four uniforms from an LCG, variance 1/3), so
+// fixtures are the same on every machine and standard library.
+class FixtureNoise {
+public:
+    explicit FixtureNoise(std::uint64_t seed) : state_(seed) {}
+    double operator()() {
+        double s = 0;
+        for (int i = 0; i < 4; ++i) {
+            state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+            s += static_cast<double>(state_ >> 11) / 9007199254740992.0 - 0.5;
+        }
+        return s;
+    }
+
+private:
+    std::uint64_t state_;
+};
+
 // ../shared/samples, or "" when it is absent (a user's clone has none).
 std::string samples_dir();
 

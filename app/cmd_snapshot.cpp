@@ -1,0 +1,124 @@
+// `runtop snapshot`: read everything once, render one frame of a view into a canvas of the given
+// size and print it (DESIGN.md §4). No terminal is needed: for scripts, CI logs and golden tests.
+//
+// The output depends only on the data and the flags, never on the caller's terminal or locale:
+// glyphs are braille (UTF-8) unless --ascii, whatever LANG says (snapshot never calls
+// setlocale), and colour is off unless --color always (then the dark theme at 256 colours).
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "app/commands.h"
+#include "app/inputs.h"
+#include "app/rules_file.h"
+#include "core/analyzer.h"
+#include "core/analyzing_sink.h"
+#include "core/store.h"
+#include "views/anomaly_view.h"
+#include "views/canvas.h"
+#include "views/glyphs.h"
+#include "views/model.h"
+#include "views/overview_view.h"
+#include "views/theme.h"
+
+namespace runtop {
+
+const std::vector<OptionSpec> kSnapshotOptions = {
+    {"size", "COLSxROWS", "canvas size (default 120x40)"},
+    {"view", "overview|anomalies", "the view to render (default overview)"},
+    {"filter", "RE",
+     "only tags matching the regex (RE2, case-insensitive); the rules still "
+     "judge every series, as in the dashboard"},
+    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    {"ascii", "", "ASCII glyphs only (default: braille and other UTF-8, whatever the locale)"},
+    {"color", "never|always", "ANSI colours (dark theme, 256 colours) with always; default never"},
+    {"rules", "FILE",
+     "alert rules (JSON); default: ~/.config/runtop/rules.json if it exists, else the built-in "
+     "rules"},
+    kMemoryOption,
+    {"help", "", "show this help"},
+};
+
+namespace {
+
+constexpr std::string_view kViews[] = {"overview", "anomalies"};
+
+struct Size {
+    int cols = 120;
+    int rows = 40;
+};
+
+Result<Size> parse_size(std::string_view text) {
+    const std::size_t x = text.find_first_of("xX");
+    const Error bad{"--size needs COLSxROWS, e.g. 120x40 (1-1000 columns, 1-1000 rows), not '" +
+                    std::string(text) + "'"};
+    if (x == std::string_view::npos) return bad;
+    Result<long long> cols = parse_integer("size", text.substr(0, x), 1, 1000);
+    Result<long long> rows = parse_integer("size", text.substr(x + 1), 1, 1000);
+    if (!cols || !rows) return bad;
+    return Size{static_cast<int>(*cols), static_cast<int>(*rows)};
+}
+
+int usage_error(const std::string& message) {
+    std::fprintf(stderr, "runtop snapshot: %s\n", message.c_str());
+    return kExitError;
+}
+
+}  // namespace
+
+int cmd_snapshot(const Args& args) {
+    Result<Size> size = parse_size(args.get("size", "120x40"));
+    if (!size) return usage_error(size.error().message);
+    const std::string view = args.get("view", "overview");
+    bool known = false;
+    std::string names;
+    for (std::string_view v : kViews) {
+        known |= v == view;
+        names += (names.empty() ? "" : ", ") + std::string(v);
+    }
+    if (!known) return usage_error("--view must be one of " + names + ", not '" + view + "'");
+    const std::string color = args.get("color", "never");
+    if (color != "never" && color != "always")
+        return usage_error("--color must be never or always, not '" + color + "'");
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) return usage_error(selection.error().message);
+    Result<StoreLimits> limits = store_limits_from_args(args);
+    if (!limits) return usage_error(limits.error().message);
+    Result<LoadedRules> rules = load_rules(args.get("rules"));
+    if (!rules) return usage_error(rules.error().message);
+    for (const std::string& w : rules->rules.warnings)
+        std::fprintf(stderr, "runtop: %s\n", w.c_str());
+    Result<ui::Theme> theme = ui::Theme{};
+    if (color == "always") {
+        theme = ui::load_theme("dark");
+        if (!theme) return usage_error(theme.error().message);
+    }
+
+    // The filter is the view's, as in the dashboard: the rules judge every series.
+    Store store(*limits);
+    Analyzer analyzer(std::move(rules->rules));
+    AnalyzingSink sink(analyzer, &store);
+    SourceSet sources(sink);
+    read_once(sources, selection->roots);
+    analyzer.finish();
+    if (sources.readable_roots() == 0) return kExitError;
+
+    ui::ViewModel model(store, analyzer);
+    model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));
+    model.set_glyphs(args.has("ascii") ? ui::GlyphTier::kAscii : ui::GlyphTier::kBraille);
+    model.ingest.roots = selection->roots.size();
+    model.ingest.files = sources.totals().files;
+
+    ui::Canvas canvas(size->cols, size->rows);
+    if (view == "anomalies")
+        ui::draw_anomalies(canvas, model, {});
+    else
+        ui::draw_overview(canvas, model, {});
+
+    std::string out =
+        color == "always" ? ui::to_ansi(canvas, *theme, ui::ColorTier::k256) : canvas.to_text();
+    flush_output(out, true);
+    return kExitOk;
+}
+
+}  // namespace runtop

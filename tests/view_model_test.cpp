@@ -1,0 +1,210 @@
+// The view model (views/model.h) and the overview and anomaly views drawn in-process: card order,
+// grouping across runs and ranks, stable overlay colours, the styles a text snapshot cannot
+// show (badges, NaN marks, selection), paging, short numbers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/analyzer.h"
+#include "core/analyzing_sink.h"
+#include "core/store.h"
+#include "views/anomaly_view.h"
+#include "views/canvas.h"
+#include "views/model.h"
+#include "views/overview_view.h"
+
+namespace runtop::ui {
+namespace {
+
+TEST(ShortValue, FourSignificantDigitsAndSiSuffixes) {
+    EXPECT_EQ(short_value(0), "0");
+    EXPECT_EQ(short_value(0.612345), "0.6123");
+    EXPECT_EQ(short_value(-2.5), "-2.5");
+    EXPECT_EQ(short_value(1234.4), "1234");
+    EXPECT_EQ(short_value(9999.4), "9999");
+    EXPECT_EQ(short_value(9999.6), "10k");
+    EXPECT_EQ(short_value(12345), "12.35k");
+    EXPECT_EQ(short_value(999999), "1M");
+    EXPECT_EQ(short_value(-3.2e7), "-32M");
+    EXPECT_EQ(short_value(4.5e15), "4.5P");
+    EXPECT_EQ(short_value(2e20), "2e20");
+    EXPECT_EQ(short_value(0.001), "0.001");
+    EXPECT_EQ(short_value(0.00123456), "0.001235");
+    EXPECT_EQ(short_value(2.5e-4), "2.5e-4");
+    EXPECT_EQ(short_value(3e-5), "3e-5");
+    EXPECT_EQ(short_value(-1.23456e-7), "-1.235e-7");
+    EXPECT_EQ(short_value(std::nan("")), "nan");
+    EXPECT_EQ(short_value(INFINITY), "inf");
+    EXPECT_EQ(short_value(-INFINITY), "-inf");
+    EXPECT_EQ(short_step(99999), "99999");
+    EXPECT_EQ(short_step(123456), "123.5k");
+    EXPECT_EQ(short_step(-5), "-5");
+}
+
+TEST(CardOrder, TrainThenEvalThenUnprefixedThenOthersLossFirst) {
+    std::vector<std::string> tags = {"gpu/util",        "eval/accuracy", "train/lr",  "lr",
+                                     "Train/grad_norm", "train/loss",    "eval/loss", "actv/x"};
+    std::sort(tags.begin(), tags.end(), card_order_less);
+    EXPECT_EQ(tags,
+              (std::vector<std::string>{"train/loss", "Train/grad_norm", "train/lr", "eval/loss",
+                                        "eval/accuracy", "lr", "actv/x", "gpu/util"}));
+}
+
+class Views : public ::testing::Test {
+  protected:
+    Views() : analyzer_(default_rules()), sink_(analyzer_, &store_) {}
+    // `steps` points of `f(step)` for one series.
+    template <class F>
+    void add(const std::string& run, int rank, const std::string& tag, int steps, F f) {
+        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+        for (int s = 0; s < steps; ++s) sink_.append(id, {s, 1.7e9 + s, static_cast<double>(f(s))});
+    }
+    // The cells of row y as text.
+    static std::string row(const Canvas& c, int y) {
+        std::string out;
+        for (int x = 0; x < c.width(); ++x) {
+            char32_t ch = c.at(x, y).ch;
+            if (ch != 0 && ch < 0x80) out += static_cast<char>(ch);
+            if (ch >= 0x80) out += '?';
+        }
+        return out;
+    }
+    // Where `text` starts in the canvas, or {-1, -1}.
+    static std::pair<int, int> find(const Canvas& c, const std::string& text) {
+        for (int y = 0; y < c.height(); ++y) {
+            const std::size_t x = row(c, y).find(text);
+            if (x != std::string::npos) return {static_cast<int>(x), y};
+        }
+        return {-1, -1};
+    }
+
+    Store store_;
+    Analyzer analyzer_;
+    AnalyzingSink sink_;
+};
+
+TEST_F(Views, CardsGroupATagAcrossRunsAndRanksWithStableOverlayIndices) {
+    add("b", 1, "train/loss", 10, [](int s) { return 1.0 / (s + 1); });
+    add("a", 0, "train/loss", 10, [](int s) { return 1.0 / (s + 1); });
+    add("a", 0, "eval/acc", 10, [](int s) { return 0.1 * s; });
+    add("b", 0, "train/loss", 10, [](int s) { return 1.0 / (s + 1); });
+    ViewModel model(store_, analyzer_);
+    ASSERT_EQ(model.groups().size(), 2u);
+    EXPECT_EQ(model.groups()[0].tag, "train/loss");
+    ASSERT_EQ(model.groups()[0].series.size(), 3u);
+    // (run, rank) order within the card.
+    EXPECT_EQ(model.run_rank(model.groups()[0].series[0]), (RunRank{"a", 0}));
+    EXPECT_EQ(model.run_rank(model.groups()[0].series[2]), (RunRank{"b", 1}));
+    EXPECT_EQ(model.runs(), 2u);
+    EXPECT_EQ(model.points(), 40u);
+    // Overlay indices in the order the Store first saw each (run, rank), whatever the filter.
+    EXPECT_EQ(model.overlay_index(0), 0);  // b r1
+    EXPECT_EQ(model.overlay_index(1), 1);  // a r0
+    EXPECT_EQ(model.overlay_index(2), 1);  // a r0 again
+    EXPECT_EQ(model.overlay_index(3), 2);  // b r0
+    auto filter = SeriesFilter::make("loss", "0");
+    ASSERT_TRUE(filter);
+    model.set_filter(std::move(*filter), "loss", "0");
+    ASSERT_EQ(model.groups().size(), 1u);
+    EXPECT_EQ(model.groups()[0].series.size(), 2u);
+    EXPECT_EQ(model.hidden(), 2u);
+    EXPECT_EQ(model.overlay_index(3), 2);
+    // New series arrive: taken in by update(), old indices kept.
+    add("c", 5, "train/loss", 3, [](int) { return 1.0; });
+    model.update();
+    EXPECT_EQ(model.overlay_index(4), 3);
+    EXPECT_EQ(model.overlay_index(0), 0);
+}
+
+TEST_F(Views, OverviewBadgesNaNAndSelectionCarryStyle) {
+    for (int rank = 0; rank < 4; ++rank)
+        add("job", rank, "train/loss", 200,
+            [rank](int s) { return rank == 2 && s == 150 ? std::nan("") : 2.0 - s * 0.005; });
+    add("job", 0, "train/lr", 200, [](int) { return 1e-3; });
+    analyzer_.finish();
+    ViewModel model(store_, analyzer_);
+    ASSERT_EQ(model.alert_counts().alert, 1u);
+    Canvas canvas(60, 14);
+    OverviewState state;
+    state.selected = 1;
+    draw_overview(canvas, model, state);
+
+    // The loss card: its badge reversed and bold in the alert role; the NaN column marked in
+    // both rows (the envelope and rank 2's, the focus as the alerting rank).
+    const auto [tx, ty] = find(canvas, "train/loss");
+    ASSERT_EQ(ty, 0);
+    int badge = -1;
+    for (int x = tx; x < 30; ++x)
+        if (canvas.at(x, 0).style.role == Role::kAlert) badge = x;
+    ASSERT_GE(badge, 0) << row(canvas, 0);
+    EXPECT_TRUE(canvas.at(badge, 0).style.bold);
+    EXPECT_TRUE(canvas.at(badge, 0).style.reverse);
+    // Two cards fit in one row: they grow to the height of the canvas (12 rows at most).
+    EXPECT_EQ(canvas.at(0, 11).ch, U'└');
+    std::set<int> nan_columns;
+    int nans = 0;
+    for (int y = 1; y < 11; ++y)
+        for (int x = 0; x < 30; ++x)
+            if (canvas.at(x, y).style.role == Role::kNan) {
+                ++nans;
+                nan_columns.insert(x);
+            }
+    EXPECT_GE(nans, 2);
+    EXPECT_EQ(nan_columns.size(), 1u);
+    EXPECT_NE(find(canvas, "r2 ").second, -1);
+    // The lr card is selected: its frame in the accent role; nothing alerts in it.
+    EXPECT_EQ(canvas.at(30, 0).style.role, Role::kAccent);
+    EXPECT_EQ(canvas.at(0, 0).style.role, Role::kBorder);
+    EXPECT_NE(row(canvas, 13).find("1 alert"), std::string::npos) << row(canvas, 13);
+}
+
+TEST_F(Views, OverviewPages) {
+    for (int i = 0; i < 7; ++i)
+        add("r", kNoRank, "m/tag" + std::to_string(i), 5, [](int s) { return s; });
+    ViewModel model(store_, analyzer_);
+    Canvas canvas(60, 13);  // 2 columns x 2 rows of cards
+    const OverviewLayout layout = overview_layout(60, 13, 7);
+    EXPECT_EQ(layout.per_page(), 4);
+    EXPECT_EQ(overview_pages(model, layout), 2);
+    OverviewState state;
+    state.page = 1;
+    draw_overview(canvas, model, state);
+    EXPECT_EQ(find(canvas, "m/tag4").second, 0);
+    EXPECT_EQ(find(canvas, "m/tag0").second, -1);
+    EXPECT_NE(row(canvas, 12).find("page 2/2"), std::string::npos) << row(canvas, 12);
+    state.page = 99;  // clamped
+    draw_overview(canvas, model, state);
+    EXPECT_NE(row(canvas, 12).find("page 2/2"), std::string::npos);
+}
+
+TEST_F(Views, AnomalyListSelectsAndPages) {
+    for (int rank = 0; rank < 12; ++rank)
+        add("job", rank, "train/loss", 20,
+            [rank](int s) { return s == rank ? std::nan("") : 1.0; });
+    analyzer_.finish();
+    ViewModel model(store_, analyzer_);
+    ASSERT_EQ(anomaly_rows(model).size(), 12u);
+    Canvas canvas(80, 8);  // 6 rows a page
+    EXPECT_EQ(anomaly_rows_per_page(8), 6);
+    AnomalyState state;
+    state.selected = 7;
+    draw_anomalies(canvas, model, state);
+    // Page 2 holds rows 6..11; row 7 (step 7) is the second, reversed.
+    EXPECT_EQ(row(canvas, 1).rfind("6 ", 0), 0u) << row(canvas, 1);
+    EXPECT_EQ(row(canvas, 2).rfind("7 ", 0), 0u) << row(canvas, 2);
+    EXPECT_TRUE(canvas.at(0, 2).style.reverse);
+    EXPECT_FALSE(canvas.at(0, 1).style.reverse);
+    EXPECT_NE(row(canvas, 7).find("anomaly 8/12, page 2/2"), std::string::npos) << row(canvas, 7);
+    // The filter hides records of series it does not select.
+    auto filter = SeriesFilter::make("", "0-2");
+    ASSERT_TRUE(filter);
+    model.set_filter(std::move(*filter), "", "0-2");
+    EXPECT_EQ(anomaly_rows(model).size(), 3u);
+}
+
+}  // namespace
+}  // namespace runtop::ui

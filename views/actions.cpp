@@ -1,0 +1,124 @@
+#include "views/actions.h"
+
+#include <algorithm>
+
+namespace runtop::ui {
+
+std::span<const Binding> bindings() {
+    static const std::vector<Binding> table = {
+        {Action::kViewOverview, {"1"}, "overview: a card per tag", Scope::kGlobal, "Views"},
+        {Action::kViewRanks,
+         {"2"},
+         "ranks: tags x ranks, off-median cells coloured",
+         Scope::kGlobal,
+         "Views"},
+        {Action::kViewHeatmap,
+         {"3"},
+         "heatmap: rank x step of the selected tag",
+         Scope::kGlobal,
+         "Views"},
+        {Action::kViewAnomalies, {"4"}, "anomalies, first failure first", Scope::kGlobal, "Views"},
+        {Action::kViewCompare, {"5"}, "compare two runs", Scope::kGlobal, "Views"},
+        {Action::kOpenDetail,
+         {"Enter"},
+         "detail chart of the selection (an anomaly: at its step)",
+         Scope::kGlobal,
+         "Views"},
+        {Action::kBack, {"Esc"}, "back", Scope::kGlobal, "Views"},
+        {Action::kFilterTags,
+         {"/"},
+         "tag filter (RE2, live preview; Enter applies, empty clears)",
+         Scope::kGlobal,
+         "Filters"},
+        {Action::kFilterRanks, {"r"}, "rank filter: 0-7, 0,2,5, !3", Scope::kGlobal, "Filters"},
+        {Action::kCycleSmoothing,
+         {"s"},
+         "cycle smoothing (TensorBoard's debiased EMA)",
+         Scope::kGlobal,
+         "Charts"},
+        {Action::kToggleLogY, {"l"}, "log-scale y axis", Scope::kGlobal, "Charts"},
+        {Action::kZoomIn, {"+", "="}, "zoom in", Scope::kDetail, "Charts"},
+        {Action::kZoomOut, {"-"}, "zoom out", Scope::kDetail, "Charts"},
+        {Action::kToggleFollow, {"f"}, "follow / pause the live tail", Scope::kGlobal, "Live"},
+        {Action::kUp, {"Up", "k"}, "move up", Scope::kGlobal, "Move"},
+        {Action::kDown, {"Down", "j"}, "move down", Scope::kGlobal, "Move"},
+        {Action::kLeft, {"Left", "h"}, "move left (detail chart: pan)", Scope::kGlobal, "Move"},
+        // Not `l`: DESIGN.md gives `l` to log-Y, which the detail chart needs most.
+        {Action::kRight, {"Right"}, "move right (detail chart: pan)", Scope::kGlobal, "Move"},
+        {Action::kPageUp, {"PgUp"}, "previous page", Scope::kGlobal, "Move"},
+        {Action::kPageDown, {"PgDn", "Space"}, "next page", Scope::kGlobal, "Move"},
+        {Action::kFirst, {"g", "Home"}, "first", Scope::kGlobal, "Move"},
+        {Action::kLast, {"G", "End"}, "last", Scope::kGlobal, "Move"},
+        {Action::kAcknowledge,
+         {"a"},
+         "acknowledge the selected anomaly",
+         Scope::kAnomalies,
+         "Anomalies"},
+        {Action::kNextAnomaly, {"n"}, "next anomaly", Scope::kGlobal, "Anomalies"},
+        {Action::kPreviousAnomaly, {"N"}, "previous anomaly", Scope::kGlobal, "Anomalies"},
+        {Action::kRedraw, {"Ctrl-L"}, "redraw the screen", Scope::kGlobal, "Other"},
+        {Action::kHelp, {"?"}, "this help", Scope::kGlobal, "Other"},
+        {Action::kQuit, {"q", "Ctrl-C"}, "quit", Scope::kGlobal, "Other"},
+    };
+    return table;
+}
+
+const Binding* binding_for_key(std::string_view key, Scope scope) {
+    const Binding* global = nullptr;
+    for (const Binding& b : bindings()) {
+        if (std::find(b.keys.begin(), b.keys.end(), key) == b.keys.end()) continue;
+        if (b.scope == scope && scope != Scope::kGlobal) return &b;
+        if (b.scope == Scope::kGlobal && !global) global = &b;
+    }
+    return global;
+}
+
+namespace {
+
+std::string_view scope_name(Scope scope) {
+    switch (scope) {
+        case Scope::kGlobal:
+            return "everywhere";
+        case Scope::kOverview:
+            return "overview";
+        case Scope::kAnomalies:
+            return "anomalies";
+        case Scope::kDetail:
+            return "detail chart";
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::string keys_markdown() {
+    std::string out =
+        "# runtop keys\n\n"
+        "Generated from the action table (`views/actions.cpp`) that also dispatches the keys and\n"
+        "draws the `?` help screen; `tests/actions_test.cpp` fails when this file is out of "
+        "step.\n";
+    std::string_view group;
+    for (const Binding& b : bindings()) {
+        if (b.group != group) {
+            group = b.group;
+            out += "\n## ";
+            out += group;
+            out += "\n\n| keys | action | where |\n|---|---|---|\n";
+        }
+        out += "| ";
+        for (std::size_t i = 0; i < b.keys.size(); ++i) {
+            if (i) out += ", ";
+            out += '`';
+            out += b.keys[i];
+            out += '`';
+        }
+        out += " | ";
+        out += b.help;
+        out += " | ";
+        out += scope_name(b.scope);
+        out += " |\n";
+    }
+    return out;
+}
+
+}  // namespace runtop::ui

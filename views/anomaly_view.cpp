@@ -1,0 +1,170 @@
+#include "views/anomaly_view.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "views/view_common.h"
+
+namespace runtop::ui {
+namespace {
+
+enum Column { kStep, kRun, kRank, kTag, kRule, kSeverity, kValue, kSource, kColumns };
+constexpr std::array<const char*, kColumns> kHeads = {"STEP", "RUN",      "RANK",  "TAG",
+                                                      "RULE", "SEVERITY", "VALUE", "SOURCE"};
+// Widest a column gets (the cell is fitted with an ellipsis); 0: no cap.
+constexpr std::array<int, kColumns> kCaps = {0, 16, 6, 32, 20, 0, 10, 0};
+// Which columns give way first when the canvas is narrow.
+constexpr std::array<Column, 5> kDropOrder = {kSource, kRun, kValue, kRank, kSeverity};
+constexpr int kGap = 2;
+constexpr int kMinMessage = 12;
+
+AlertLevel level_of(Severity s) {
+    return s == Severity::kAlert ? AlertLevel::kAlert : AlertLevel::kWarn;
+}
+
+std::array<std::string, kColumns> cells_of(const AnomalyRecord& r) {
+    return {anomaly_steps_text(r),
+            r.run,
+            r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
+            r.tag.empty() ? std::string("-") : r.tag,
+            r.rule,
+            std::string(severity_name(r.severity)),
+            short_value(r.value),
+            std::string(anomaly_source_name(r.source))};
+}
+
+// What the rules watch, for the empty log: "16 series watched by nonfinite, spike, stall".
+std::string watched_text(const ViewModel& model) {
+    std::vector<std::string> names;
+    for (const RuleConfig& rule : model.analyzer().rules().rules)
+        if (std::find(names.begin(), names.end(), rule.name) == names.end())
+            names.push_back(rule.name);
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    const std::size_t n = model.selected().size();
+    if (names.empty()) return fmt::format("{} series, no rules enabled", n);
+    return fmt::format("{} series watched by {}", n, list);
+}
+
+}  // namespace
+
+std::vector<std::size_t> anomaly_rows(const ViewModel& model) {
+    const AnomalyLog& log = model.analyzer().log();
+    const std::vector<LogEntry>& ordered = log.ordered();
+    std::vector<std::size_t> rows;
+    rows.reserve(ordered.size());
+    for (std::size_t i = 0; i < ordered.size(); ++i)
+        if (model.selects(log.records()[ordered[i].index])) rows.push_back(i);
+    return rows;
+}
+
+int anomaly_rows_per_page(int height) {
+    return std::max(1, height - 2);
+}
+
+void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& state) {
+    canvas.clear();
+    if (too_small(canvas)) {
+        draw_too_small(canvas, "anomalies");
+        return;
+    }
+    const int w = canvas.width();
+    const bool ascii = model.ascii();
+    const AnomalyLog& log = model.analyzer().log();
+    const std::vector<LogEntry>& ordered = log.ordered();
+    const std::vector<std::size_t> rows = anomaly_rows(model);
+    const int total = static_cast<int>(rows.size());
+
+    if (total == 0) {
+        int x = canvas.text(1, 1, "no anomalies", {Role::kOk, true});
+        std::string why = watched_text(model);
+        if (!ordered.empty()) why = fmt::format("{} hidden by the filter; {}", ordered.size(), why);
+        canvas.text(x + 1, 1, fit(" " + why, std::max(0, w - x - 2), ascii), {Role::kDim});
+        draw_status(canvas, model, "0 anomalies");
+        return;
+    }
+
+    const int per_page = anomaly_rows_per_page(canvas.height());
+    const int selected = std::clamp(state.selected, 0, total - 1);
+    const int page = selected / per_page;
+    const int pages = (total + per_page - 1) / per_page;
+    const int first = page * per_page;
+    const int count = std::min(per_page, total - first);
+
+    // The page's cells, and each column's width over the page.
+    std::vector<std::array<std::string, kColumns>> cells;
+    std::vector<std::string> messages;
+    std::array<int, kColumns> width{};
+    for (int c = 0; c < kColumns; ++c) width[c] = display_width(kHeads[c]);
+    for (int i = 0; i < count; ++i) {
+        const LogEntry& e = ordered[rows[first + i]];
+        const AnomalyRecord& r = log.records()[e.index];
+        cells.push_back(cells_of(r));
+        messages.push_back(anomaly_message_text(r, e));
+        for (int c = 0; c < kColumns; ++c) {
+            int cw = c == kSeverity
+                         ? badge_width(level_of(r.severity), model.glyphs(), cells.back()[c])
+                         : display_width(cells.back()[c]);
+            if (kCaps[c] > 0) cw = std::min(cw, kCaps[c]);
+            width[c] = std::max(width[c], cw);
+        }
+    }
+    // Columns give way until the message has room.
+    std::array<bool, kColumns> shown;
+    shown.fill(true);
+    auto used = [&] {
+        int u = 0;
+        for (int c = 0; c < kColumns; ++c)
+            if (shown[c]) u += width[c] + kGap;
+        return u;
+    };
+    for (Column c : kDropOrder) {
+        if (w - used() >= kMinMessage) break;
+        shown[c] = false;
+    }
+    // Still too narrow: the tag shrinks (to its header at least).
+    if (w - used() < kMinMessage)
+        width[kTag] = std::max<int>(4, width[kTag] - (kMinMessage - (w - used())));
+    const int message_width = w - used();
+
+    auto draw_row = [&](int y, auto cell, Style style, auto draw_severity, std::string_view msg) {
+        int x = 0;
+        for (int c = 0; c < kColumns; ++c) {
+            if (!shown[c]) continue;
+            if (c == kSeverity)
+                draw_severity(x, y);
+            else
+                canvas.text(x, y, fit(cell(c), width[c], ascii), style, width[c]);
+            x += width[c] + kGap;
+        }
+        if (message_width >= 4) canvas.text(x, y, fit(msg, message_width, ascii), style);
+    };
+
+    const Style head{Role::kTitle, true};
+    draw_row(
+        0, [](int c) { return std::string(kHeads[c]); }, head,
+        [&](int x, int y) { canvas.text(x, y, kHeads[kSeverity], head); }, "MESSAGE");
+    for (int i = 0; i < count; ++i) {
+        const int y = 1 + i;
+        const bool is_selected = first + i == selected;
+        const Style style = is_selected ? Style{Role::kAccent, true, true} : Style{Role::kText};
+        if (is_selected) canvas.fill(0, y, w, 1, U' ', style);
+        const AnomalyRecord& r = log.records()[ordered[rows[first + i]].index];
+        draw_row(
+            y, [&](int c) { return cells[i][c]; }, style,
+            [&](int x, int yy) {
+                draw_badge(canvas, x, yy, level_of(r.severity), model.glyphs(),
+                           cells[i][kSeverity]);
+            },
+            messages[i]);
+    }
+
+    std::string right = fmt::format("anomaly {}/{}", selected + 1, total);
+    if (pages > 1) right += fmt::format(", page {}/{}", page + 1, pages);
+    draw_status(canvas, model, right);
+}
+
+}  // namespace runtop::ui

@@ -1,0 +1,32 @@
+// View 4, the anomaly log: Analyzer::log().ordered() (first failure first, msProbe's analyser
+// order) as a table, the records of series the filter hides left out (run-level ones, with no
+// tag, always shown):
+//
+//   STEP  RUN   RANK  TAG              RULE       SEVERITY  VALUE  SOURCE  MESSAGE
+//   250   job   1     train/grad_norm  spike      ! alert   36.41  runtop  value 36.4 is ...
+//
+// Columns give way right to left when the canvas is narrow (source, run, value, then the message
+// shrinks), never the step, tag and rule. One row is selected (reversed); the page is the one
+// holding it. An empty log is one calm line saying what the rules are watching.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "views/canvas.h"
+#include "views/model.h"
+
+namespace runtop::ui {
+
+struct AnomalyState {
+    int selected = 0;  // a row of anomaly_rows(); clamped
+};
+
+// The entries shown, in order: indices into Analyzer::log().ordered().
+std::vector<std::size_t> anomaly_rows(const ViewModel& model);
+// Rows of the table per page on a canvas this high (header and status line excluded).
+int anomaly_rows_per_page(int height);
+
+void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& state);
+
+}  // namespace runtop::ui

@@ -1,0 +1,120 @@
+// What the views read (DESIGN.md §3 "view models"): the Store's series and the Analyzer's alert
+// states, pace and anomaly log, seen through the current filter and arranged the way the views
+// show them. Views only read it (a `const ViewModel&`); the app owns it, changes the filter and
+// calls update() after ingesting, before drawing.
+//
+// A card of the overview is one tag; its series are that tag in every (run, rank) the filter
+// selects. Each (run, rank) keeps one overlay index for as long as the model lives (the order in
+// which the Store first saw it), so a rank keeps its colour whatever the filter or the page.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analyzer.h"
+#include "core/series_filter.h"
+#include "core/store.h"
+#include "views/glyphs.h"
+
+namespace runtop::ui {
+
+struct RunRank {
+    std::string run;
+    int rank = kNoRank;
+    auto operator<=>(const RunRank&) const = default;
+    bool operator==(const RunRank&) const = default;
+};
+
+// One overview card.
+struct TagGroup {
+    std::string tag;
+    std::vector<SeriesId> series;  // the tag in each selected (run, rank), in (run, rank) order
+};
+
+// What the app knows about ingest and the views show in the status line.
+struct IngestInfo {
+    std::size_t roots = 0;
+    std::uint64_t files = 0;
+};
+
+struct AlertCounts {
+    std::size_t alert = 0;  // selected series in each state
+    std::size_t warn = 0;
+};
+
+class ViewModel {
+  public:
+    ViewModel(const Store& store, const Analyzer& analyzer);
+    ViewModel(const ViewModel&) = delete;
+    ViewModel& operator=(const ViewModel&) = delete;
+
+    const Store& store() const { return store_; }
+    const Analyzer& analyzer() const { return analyzer_; }
+
+    // The filter and the text it was made from (--filter / `/`, --ranks / `r`; "" = none).
+    void set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec);
+    const SeriesFilter& filter() const { return filter_; }
+    const std::string& filter_tags() const { return filter_tags_; }
+    const std::string& filter_ranks() const { return filter_ranks_; }
+
+    GlyphTier glyphs() const { return glyphs_; }
+    bool ascii() const { return glyphs_ == GlyphTier::kAscii; }
+    void set_glyphs(GlyphTier tier) { glyphs_ = tier; }
+
+    IngestInfo ingest;
+
+    // Takes in series the Store gained since the last call (cheap when there are none) and
+    // re-applies the filter when it changed.
+    void update();
+
+    // Series the filter selects, in (run, rank, tag) order.
+    const std::vector<SeriesId>& selected() const { return selected_; }
+    std::size_t hidden() const { return seen_ - selected_.size(); }
+    // Cards in display order: tag prefix groups (train/, then eval-like, then tags without a
+    // prefix, then the other prefixes alphabetically), loss-like tags first within a group.
+    const std::vector<TagGroup>& groups() const { return groups_; }
+    // Stable per (run, rank): a colour index for Role series_role().
+    int overlay_index(SeriesId id) const;
+    RunRank run_rank(SeriesId id) const;
+
+    // Over the selected series.
+    std::size_t runs() const { return runs_; }
+    std::uint64_t points() const;
+    AlertCounts alert_counts() const;
+    AlertLevel level(const TagGroup& group) const;  // the worst state of its series
+    // Whether the anomaly views show a record (run-level records, with no tag, always).
+    bool selects(const AnomalyRecord& record) const;
+
+  private:
+    void regroup();
+
+    const Store& store_;
+    const Analyzer& analyzer_;
+    SeriesFilter filter_;
+    std::string filter_tags_, filter_ranks_;
+    GlyphTier glyphs_ = GlyphTier::kBraille;
+
+    std::size_t seen_ = 0;      // Store series taken in
+    bool filter_dirty_ = true;  // the filter changed since the last regroup
+    std::vector<int> overlay_;  // per SeriesId
+    std::map<RunRank, int> overlay_of_;
+    std::vector<SeriesId> selected_;
+    std::vector<TagGroup> groups_;
+    std::size_t runs_ = 0;
+};
+
+// Display order of tags (overview cards): see ViewModel::groups().
+bool card_order_less(std::string_view a, std::string_view b);
+
+// A number in a few columns: 4 significant digits; SI suffixes from 10^4 (12.35k, 3.2M ... P),
+// a short exponent below 10^-3 (3e-4, 1.25e-5: learning rates read better so than in µ), and
+// "nan", "inf", "-inf". ASCII only.
+std::string short_value(double value);
+// A step: whole below 10^5, else short_value.
+std::string short_step(std::int64_t step);
+
+}  // namespace runtop::ui

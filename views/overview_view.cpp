@@ -1,0 +1,446 @@
+#include "views/overview_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/format.h"
+#include "views/glyphs.h"
+#include "views/sparkline.h"
+#include "views/view_common.h"
+
+namespace runtop::ui {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Per column, the union of the series' columns: what no rank can hide in.
+void merge_into(ColumnSummary& into, const ColumnSummary& c) {
+    if (c.empty()) return;
+    const std::uint64_t finite_into = into.count - into.nan - into.pos_inf - into.neg_inf;
+    const std::uint64_t finite_c = c.count - c.nan - c.pos_inf - c.neg_inf;
+    if (finite_c > 0) {
+        if (finite_into == 0) {
+            into.min = c.min;
+            into.max = c.max;
+            into.mean = c.mean;
+        } else {
+            into.min = std::min(into.min, c.min);
+            into.max = std::max(into.max, c.max);
+            into.mean = (into.mean * static_cast<double>(finite_into) +
+                         c.mean * static_cast<double>(finite_c)) /
+                        static_cast<double>(finite_into + finite_c);
+        }
+    } else if (finite_into == 0) {
+        into.min = into.max = into.mean = kNaN;
+    }
+    if (into.empty() || c.last_step >= into.last_step) {
+        into.last = c.last;
+        into.last_step = c.last_step;
+    }
+    into.count += c.count;
+    into.nan += c.nan;
+    into.pos_inf += c.pos_inf;
+    into.neg_inf += c.neg_inf;
+    into.folded += c.folded;
+}
+
+// One series of a card, queried over the card's columns.
+struct CardSeries {
+    SeriesId id;
+    std::vector<ColumnSummary> columns;
+    double last = kNaN;    // its last value
+    double recent = kNaN;  // the mean of its newest points (a tenth of them, 1 to 256)
+    double before = kNaN;  // the mean of as many points before those
+};
+
+// The trend's two windows, over full-resolution points: means of finite values, so one noisy
+// point does not flip the arrow.
+void trend_windows(const Series& s, CardSeries& cs) {
+    const std::size_t n = s.retained();
+    const std::size_t m = std::clamp<std::size_t>(n / 10, 1, 256);
+    if (n < 2 * m) return;
+    auto mean = [&](std::size_t from, std::size_t to) {
+        double sum = 0;
+        std::size_t k = 0;
+        for (std::size_t i = from; i < to; ++i) {
+            const double v = s.point(i).value;
+            if (std::isfinite(v)) {
+                sum += v;
+                ++k;
+            }
+        }
+        return k > 0 ? sum / static_cast<double>(k) : kNaN;
+    };
+    cs.recent = mean(n - m, n);
+    cs.before = mean(n - 2 * m, n - m);
+}
+
+struct CardData {
+    std::int64_t lo = 0, hi = 0;  // the step range of its series
+    std::vector<CardSeries> series;
+    std::vector<ColumnSummary> envelope;
+    bool any_points = false;
+};
+
+CardData query_card(const ViewModel& model, const TagGroup& group, int columns) {
+    CardData d;
+    bool first = true;
+    for (SeriesId id : group.series) {
+        const Series& s = model.store().at(id);
+        if (s.empty()) continue;
+        d.lo = first ? s.first_step() : std::min(d.lo, s.first_step());
+        d.hi = first ? s.last_step() : std::max(d.hi, s.last_step());
+        first = false;
+    }
+    d.any_points = !first;
+    if (!d.any_points) return d;
+    const std::int64_t end = d.hi + 1;
+    d.envelope.assign(columns, ColumnSummary{});
+    for (SeriesId id : group.series) {
+        const Series& s = model.store().at(id);
+        if (s.empty()) continue;
+        CardSeries cs{id, std::vector<ColumnSummary>(columns), s.back().value};
+        s.query(d.lo, end, cs.columns);
+        trend_windows(s, cs);
+        for (int c = 0; c < columns; ++c) merge_into(d.envelope[c], cs.columns[c]);
+        d.series.push_back(std::move(cs));
+    }
+    return d;
+}
+
+// The series the focus row shows (see overview_view.h).
+std::size_t choose_focus(const ViewModel& model, const CardData& d,
+                         const std::optional<RunRank>& focus) {
+    if (focus)
+        for (std::size_t i = 0; i < d.series.size(); ++i)
+            if (model.run_rank(d.series[i].id) == *focus) return i;
+    std::size_t worst = 0;
+    AlertLevel worst_level = AlertLevel::kOk;
+    std::int64_t worst_step = 0;
+    for (std::size_t i = 0; i < d.series.size(); ++i) {
+        const AlertState& a = model.analyzer().series_state(d.series[i].id);
+        if (a.level > worst_level ||
+            (a.level == worst_level && a.level != AlertLevel::kOk && a.first_step < worst_step)) {
+            worst = i;
+            worst_level = a.level;
+            worst_step = a.first_step;
+        }
+    }
+    if (worst_level != AlertLevel::kOk) return worst;
+    std::vector<double> lasts;
+    for (const CardSeries& s : d.series)
+        if (std::isfinite(s.last)) lasts.push_back(s.last);
+    if (lasts.size() < 3) return 0;
+    std::nth_element(lasts.begin(), lasts.begin() + lasts.size() / 2, lasts.end());
+    const double median = lasts[lasts.size() / 2];
+    std::size_t far = 0;
+    double far_off = 0;
+    for (std::size_t i = 0; i < d.series.size(); ++i) {
+        const double off = std::fabs(d.series[i].last - median);
+        if (std::isfinite(off) && off > far_off) {
+            far = i;
+            far_off = off;
+        }
+    }
+    return far_off > 0.1 * std::fabs(median) && far_off > 0 ? far : 0;
+}
+
+std::string short_run(std::string_view run) {
+    const std::size_t slash = run.rfind('/');
+    return std::string(slash == std::string_view::npos ? run : run.substr(slash + 1));
+}
+
+// "r2", or the run's last component (and rank) when the card spans runs.
+std::string series_label(const ViewModel& model, SeriesId id, bool many_runs) {
+    const RunRank rr = model.run_rank(id);
+    std::string rank = rr.rank == kNoRank ? std::string() : fmt::format("r{}", rr.rank);
+    if (!many_runs) return rank.empty() ? short_run(rr.run) : rank;
+    std::string run = fit(short_run(rr.run), 12, model.ascii());
+    return rank.empty() ? run : run + " " + rank;
+}
+
+// "4 ranks", "rank 3", "2 runs", "2 runs, 8 series".
+std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids) {
+    std::set<std::string_view> runs;
+    std::set<int> ranks;
+    for (SeriesId id : ids) {
+        const SeriesKey& k = model.store().at(id).key();
+        runs.insert(k.run);
+        if (k.rank != kNoRank) ranks.insert(k.rank);
+    }
+    if (runs.size() <= 1) {
+        if (ids.size() == 1) {
+            const SeriesKey& k = model.store().at(ids[0]).key();
+            return k.rank == kNoRank ? short_run(k.run) : fmt::format("rank {}", k.rank);
+        }
+        if (ranks.size() == ids.size()) return fmt::format("{} ranks", ids.size());
+        return fmt::format("{} series", ids.size());
+    }
+    if (ranks.empty() && runs.size() == ids.size()) return fmt::format("{} runs", runs.size());
+    return fmt::format("{} runs, {} series", runs.size(), ids.size());
+}
+
+// Band `band` of `bands` (0 at the bottom) of a range, in its scale.
+SparkRange band_range(const SparkRange& range, int band, int bands) {
+    if (bands <= 1) return range;
+    auto at = [&](int i) {
+        if (i == 0) return range.lo;
+        if (i == bands) return range.hi;
+        const double t = static_cast<double>(i) / bands;
+        return range.log
+                   ? std::exp(std::log(range.lo) + t * (std::log(range.hi) - std::log(range.lo)))
+                   : range.lo + t * (range.hi - range.lo);
+    };
+    return {at(band), at(band + 1), range.log};
+}
+
+// The columns as band [lo, hi) of a taller chart sees them: a braille cell draws min..max, so a
+// column outside the band is empty and one crossing it is clipped to it; blocks and ascii fill
+// from the bottom up to the max, so a column above the band fills it.
+std::vector<ColumnSummary> band_columns(std::span<const ColumnSummary> columns,
+                                        const SparkRange& band, bool top, GlyphTier tier) {
+    std::vector<ColumnSummary> out(columns.begin(), columns.end());
+    for (ColumnSummary& c : out) {
+        if (c.empty() || c.nan + c.pos_inf + c.neg_inf > 0 || std::isnan(c.min)) continue;
+        const bool below = c.max < band.lo;
+        const bool above = top ? c.min > band.hi : c.min >= band.hi;
+        if (below || (above && tier == GlyphTier::kBraille)) {
+            c = ColumnSummary{};
+            continue;
+        }
+        c.min = std::clamp(c.min, band.lo, band.hi);
+        c.max = std::clamp(c.max, band.lo, band.hi);
+    }
+    return out;
+}
+
+// A chart `rows` cells high from y (top) down, each row a band of the range.
+void draw_chart(Canvas& canvas, int x, int y, int rows, std::span<const ColumnSummary> columns,
+                const SparkRange& range, GlyphTier tier, Style style) {
+    const Style nan_style{Role::kNan, true};
+    for (int r = 0; r < rows; ++r) {
+        const int band = rows - 1 - r;
+        std::vector<SparkCell> cells;
+        if (rows == 1) {
+            cells = sparkline(columns, range, tier);
+        } else {
+            const SparkRange b = band_range(range, band, rows);
+            cells = sparkline(band_columns(columns, b, band == rows - 1, tier), b, tier);
+        }
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            if (cells[i].nan)
+                canvas.put(x + static_cast<int>(i), y + r, marks(tier).nan, nan_style);
+            else
+                canvas.put(x + static_cast<int>(i), y + r, cells[i].ch, style);
+        }
+    }
+}
+
+// `left` at x, `right` right-aligned at x + w; right is dropped when both do not fit with two
+// columns between them.
+void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Style left_style,
+               const std::string& right, Style right_style) {
+    const int lw = display_width(left);
+    const int rw = display_width(right);
+    if (!right.empty() && lw + 2 + rw <= w) canvas.text_right(x + w, y, right, right_style);
+    canvas.text(x, y, left, left_style, w);
+}
+
+void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, int x, int y, int w,
+               int h, bool selected, const OverviewState& state) {
+    const GlyphTier tier = model.glyphs();
+    const bool ascii = model.ascii();
+    const int iw = w - 2;  // inside the frame
+    const int ih = h - 2;
+
+    // Top edge: the tag, and the badge at the right.
+    const AlertLevel level = model.level(group);
+    std::size_t alerting = 0;
+    for (SeriesId id : group.series)
+        alerting += model.analyzer().series_state(id).level != AlertLevel::kOk;
+    const std::string badge_count =
+        group.series.size() > 1 && alerting > 0 ? std::to_string(alerting) : std::string();
+    const int bw = badge_width(level, tier, badge_count);
+    const Style border = selected ? Style{Role::kAccent, true} : Style{Role::kBorder};
+    canvas.box(x, y, w, h, border, {}, ascii);
+    if (bw > 0) {  // " ▲ 2 " on the top edge, one border cell from the corner
+        const int bx = x + w - 3 - bw;
+        canvas.put(bx - 1, y, U' ', border);
+        draw_badge(canvas, bx, y, level, tier, badge_count);
+        canvas.put(bx + bw, y, U' ', border);
+    }
+    const int title_room = iw - 2 - (bw > 0 ? bw + 3 : 0);
+    if (title_room > 0) {
+        const std::string title = fit(group.tag, title_room, ascii);
+        canvas.text(x + 1, y, " " + title + " ",
+                    selected ? Style{Role::kAccent, true, true} : Style{Role::kTitle, true});
+    }
+    if (iw <= 0 || ih <= 0) return;
+
+    const int cells = iw;
+    const CardData d = query_card(model, group, spark_columns(cells, tier));
+    const int x0 = x + 1;
+    if (!d.any_points) {
+        canvas.text(x0, y + 1, "no points", {Role::kDim}, iw);
+        return;
+    }
+    const SparkRange range = spark_range(d.envelope);
+    const bool many = d.series.size() > 1;
+    std::set<std::string_view> runs;
+    for (const CardSeries& cs : d.series) runs.insert(model.store().at(cs.id).key().run);
+    const bool many_runs = runs.size() > 1;  // labels name the run only then
+    const std::size_t focus = choose_focus(model, d, state.focus);
+    const CardSeries& f = d.series[focus];
+    const Style focus_style{series_role(model.overlay_index(f.id))};
+
+    // Rows from the bottom: the step range and count (when there are 4 inner rows or more),
+    // the value line, and the charts above them.
+    const int text_rows = ih >= 4 ? 2 : 1;
+    const int chart_rows = std::max(0, ih - text_rows);
+    int row = y + 1;
+    if (many) {
+        // The envelope of every series, then the focus series: below a rule naming it when
+        // the chart is tall enough to spare the row.
+        const int rule = chart_rows >= 5 ? 1 : 0;
+        const int focus_rows = chart_rows >= 2 ? std::max(1, (chart_rows - rule) / 3) : 0;
+        const int envelope_rows = chart_rows - rule - focus_rows;
+        draw_chart(canvas, x0, row, envelope_rows, d.envelope, range, tier, {Role::kText});
+        row += envelope_rows;
+        if (rule) {
+            canvas.fill(x0, row, iw, 1, ascii ? U'-' : U'─', {Role::kDim});
+            const std::string label = " " + series_label(model, f.id, many_runs) + " ";
+            canvas.text(x0 + 1, row, label, focus_style, std::max(0, iw - 2));
+            ++row;
+        }
+        draw_chart(canvas, x0, row, focus_rows, f.columns, range, tier, focus_style);
+        row += focus_rows;
+    } else {
+        // The series in its colour, then its extremes.
+        const int extremes = chart_rows >= 2 ? 1 : 0;
+        draw_chart(canvas, x0, row, chart_rows - extremes, d.envelope, range, tier, focus_style);
+        row += chart_rows - extremes;
+        if (extremes) {
+            double lo = kNaN, hi = kNaN;
+            for (const ColumnSummary& c : d.envelope) {
+                if (c.empty() || std::isnan(c.min)) continue;
+                lo = std::isnan(lo) ? c.min : std::min(lo, c.min);
+                hi = std::isnan(hi) ? c.max : std::max(hi, c.max);
+            }
+            draw_pair(canvas, x0, row++, iw, "min " + short_value(lo), {Role::kDim},
+                      "max " + short_value(hi), {Role::kDim});
+        }
+    }
+    // The last value (mean over the series) and its trend; the focus series' value.
+    {
+        double now = 0, then = 0, now_all = 0;
+        int both = 0, finite = 0;
+        for (const CardSeries& s : d.series) {
+            if (std::isfinite(s.last)) {
+                now_all += s.last;
+                ++finite;
+            }
+            if (std::isfinite(s.recent) && std::isfinite(s.before)) {
+                now += s.recent;
+                then += s.before;
+                ++both;
+            }
+        }
+        const double value = many ? (finite > 0 ? now_all / finite : f.last) : f.last;
+        const int direction = both > 0 ? trend_direction(then / both, now / both) : 0;
+        std::string left = short_value(value);
+        append_utf8(left, U' ');
+        append_utf8(left, trend_glyph(direction, ascii));
+        if (many && display_width(left) + 5 <= iw / 2) left = "mean " + left;
+        std::string right;
+        if (many) {
+            // The label gives way (fitted) before the value does.
+            const std::string value_text = short_value(f.last);
+            const int room = iw - display_width(left) - 3 - display_width(value_text);
+            std::string label = series_label(model, f.id, many_runs);
+            if (display_width(label) > room) label = fit(label, room, ascii);
+            right = room >= 4 ? label + " " + value_text : value_text;
+        }
+        const AlertLevel fl = model.analyzer().series_state(f.id).level;
+        const Style right_style = fl == AlertLevel::kAlert  ? Style{Role::kAlert, true}
+                                  : fl == AlertLevel::kWarn ? Style{Role::kWarn, true}
+                                                            : focus_style;
+        draw_pair(canvas, x0, row++, iw, left, {Role::kText, true}, right, right_style);
+    }
+    // How many series; the step range.
+    if (text_rows == 2) {
+        const std::string dash = ascii ? "-" : "–";
+        const std::string steps = short_step(d.lo) + dash + short_step(d.hi);
+        const Series& s0 = model.store().at(d.series[0].id);
+        const std::string axis(step_axis_name(step_axis(s0.kind(), group.tag)));
+        const std::string count = count_text(model, group.series);
+        std::string right = axis + " " + steps;
+        if (display_width(count) + 2 + display_width(right) > iw) right = steps;
+        draw_pair(canvas, x0, row, iw, count, {Role::kDim}, right, {Role::kDim});
+    }
+}
+
+}  // namespace
+
+OverviewLayout overview_layout(int width, int height, int cards) {
+    OverviewLayout l;
+    const int grid = std::max(0, height - 1);
+    l.card_height = grid >= 6 ? 6 : 5;
+    l.rows = grid / l.card_height;
+    l.columns = std::max(1, width / kMinCardWidth);
+    const int needed = (cards + l.columns - 1) / l.columns;
+    if (needed > 0 && needed <= l.rows) {
+        l.card_height = std::clamp(grid / needed, l.card_height, kMaxCardHeight);
+        l.rows = grid / l.card_height;
+    }
+    return l;
+}
+
+int overview_pages(const ViewModel& model, const OverviewLayout& layout) {
+    const int per = std::max(1, layout.per_page());
+    const int cards = static_cast<int>(model.groups().size());
+    return std::max(1, (cards + per - 1) / per);
+}
+
+void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& state) {
+    canvas.clear();
+    if (too_small(canvas)) {
+        draw_too_small(canvas, "overview");
+        return;
+    }
+    const int w = canvas.width();
+    const OverviewLayout layout =
+        overview_layout(w, canvas.height(), static_cast<int>(model.groups().size()));
+    const int pages = overview_pages(model, layout);
+    const int page = std::clamp(state.page, 0, pages - 1);
+    const auto& groups = model.groups();
+    const int cards = static_cast<int>(groups.size());
+
+    if (cards == 0) {
+        const std::string text =
+            model.hidden() > 0
+                ? fmt::format("no series match the filter ({} hidden)", model.hidden())
+                : std::string("no scalar series read yet");
+        canvas.text(1, 1, fit(text, w - 2, model.ascii()), {Role::kDim});
+    }
+    const int first = page * layout.per_page();
+    for (int i = 0; i < layout.per_page() && first + i < cards; ++i) {
+        const int col = i % layout.columns, row = i / layout.columns;
+        // Columns share the width: the leftovers of w / columns go one to a card.
+        const int x = col * w / layout.columns;
+        const int cw = (col + 1) * w / layout.columns - x;
+        draw_card(canvas, model, groups[first + i], x, row * layout.card_height, cw,
+                  layout.card_height, first + i == state.selected, state);
+    }
+
+    std::string right = pages > 1 ? fmt::format("page {}/{}", page + 1, pages)
+                                  : fmt::format("{} card{}", cards, cards == 1 ? "" : "s");
+    if (pages > 1 && w >= 60) right += fmt::format(" ({} cards)", cards);
+    draw_status(canvas, model, right);
+}
+
+}  // namespace runtop::ui

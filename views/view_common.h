@@ -1,0 +1,38 @@
+// What every view draws the same way: the "too small" notice, the status line, trend arrows and
+// alert badges.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/analyzer.h"
+#include "views/canvas.h"
+#include "views/model.h"
+
+namespace runtop::ui {
+
+// The smallest canvas a view draws into; below it, a notice.
+inline constexpr int kMinWidth = 20;
+inline constexpr int kMinHeight = 6;
+bool too_small(const Canvas& canvas);
+// "too small" and the sizes, centred, each line fitted to the canvas.
+void draw_too_small(Canvas& canvas, std::string_view view_name);
+
+// The bottom row: alert counts (by series state), the filter, runs, series, points, roots and
+// files; `right` (the view's own: page, row) right-aligned in at most half the row. Segments
+// that do not fit are cut from the end, so the alert counts go last.
+void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right);
+
+// -1 down, 0 flat, 1 up: ↓→↑, or v-^ when ascii.
+char32_t trend_glyph(int direction, bool ascii);
+// The direction from `before` to `now`: flat when the change is under 2% of their magnitude or
+// either is not finite.
+int trend_direction(double before, double now);
+
+// An alert badge: the tier's alert or warn mark in Role::kAlert / kWarn, bold and reversed so it
+// reads without colour. Returns the columns drawn (0 for kOk).
+int draw_badge(Canvas& canvas, int x, int y, AlertLevel level, GlyphTier tier,
+               std::string_view text = {});
+int badge_width(AlertLevel level, GlyphTier tier, std::string_view text = {});
+
+}  // namespace runtop::ui
