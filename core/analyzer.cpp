@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/format.h"
+#include "core/identity.h"
 #include "core/rank_spec.h"
 
 namespace runtop {
@@ -26,11 +27,6 @@ std::unique_ptr<RE2> compile(const std::string& pattern) {
     options.set_log_errors(false);
     auto re = std::make_unique<RE2>(pattern, options);
     return re->ok() ? std::move(re) : nullptr;  // parse_rules rejected bad ones already
-}
-
-std::string_view last_component(std::string_view tag) {
-    const std::size_t slash = tag.rfind('/');
-    return slash == std::string_view::npos ? tag : tag.substr(slash + 1);
 }
 
 bool is_msprobe_kind(SourceKind kind) {
@@ -58,17 +54,13 @@ std::string duration_text(double seconds) {
     return fmt::format("{}h {:02}m", s / 3600, (s / 60) % 60);
 }
 
-AlertLevel level_of(Severity s) {
-    return s == Severity::kAlert ? AlertLevel::kAlert : AlertLevel::kWarn;
-}
-
 // `active` is not set here: it says whether the latest point still fires (add_point) or the run
 // is stalled now (tick), not whether something once fired.
 void note(AlertState& a, Severity severity, std::int64_t step, bool new_episode) {
     if (a.count == 0) a.first_step = step;
     a.last_step = step;
     ++a.count;
-    a.level = std::max(a.level, level_of(severity));
+    a.level = std::max(a.level, alert_level(severity));
     if (new_episode) a.acknowledged = false;
 }
 
@@ -83,6 +75,10 @@ struct Analyzer::Compiled {
         return !(exclude && RE2::PartialMatch(tag, *exclude));
     }
 };
+
+AlertLevel alert_level(Severity severity) {
+    return severity == Severity::kAlert ? AlertLevel::kAlert : AlertLevel::kWarn;
+}
 
 std::string_view alert_level_name(AlertLevel level) {
     switch (level) {
@@ -153,7 +149,7 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, SourceKind kind) {
     keys_[id] = key;
     s.run = run_index(key.run);
     s.msprobe_series = is_msprobe_kind(kind);
-    s.op = std::string(last_component(key.tag));
+    s.op = std::string(base_name(key.tag));  // msProbe's op
     s.msprobe_nans = s.msprobe_series && s.op == "nans";
     if (!selection_.selects(key)) return;
     // Every rank of a run has the same tags: the regexes run once per distinct tag.
@@ -344,8 +340,7 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                     name, probe.msprobe_tag_name.empty() ? key.tag : probe.msprobe_tag_name, s.op,
                     p.step, python_float(f->value), python_float(f->history_mean));
                 slot.open = AnomalyLog::kNone;  // msProbe reports every step: no episodes
-                fire(id, slot, p.step, v, std::move(msg), name,
-                     f->rule == MsProbeRuleKind::kNan ? Severity::kAlert : Severity::kWarn);
+                fire(id, slot, p.step, v, std::move(msg), name, msprobe_severity(name));
                 slot.open = AnomalyLog::kNone;
                 fired = true;
                 break;
@@ -394,8 +389,7 @@ void Analyzer::import(const ImportedAnomaly& a) {
     if (!selection_.selects(key)) return;
     // msProbe rewrites its file every step and every entry comes again: count each once.
     if (!log_.import(a, kNoSeries)) return;
-    const Severity sev = a.rule == "AnomalyTurbulence" ? Severity::kWarn : Severity::kAlert;
-    run_fired(run_index(a.run), sev, a.step, true);
+    run_fired(run_index(a.run), msprobe_severity(a.rule), a.step, true);
 }
 
 void Analyzer::finish() {

@@ -44,6 +44,8 @@ namespace runtop {
 
 enum class AlertLevel : std::uint8_t { kOk, kWarn, kAlert };
 std::string_view alert_level_name(AlertLevel level);
+// The level a firing of that severity raises a state to.
+AlertLevel alert_level(Severity severity);
 
 // What a series (or a run) has been through: the worst severity that fired, when, how often.
 struct AlertState {

@@ -15,6 +15,10 @@ std::string_view anomaly_source_name(AnomalySource source) {
     return source == AnomalySource::kMsProbe ? "msprobe" : "runtop";
 }
 
+Severity msprobe_severity(std::string_view rule) {
+    return rule == "AnomalyTurbulence" ? Severity::kWarn : Severity::kAlert;
+}
+
 std::string anomaly_steps_text(const AnomalyRecord& r) {
     if (r.count <= 1 || r.last_step == r.step) return std::to_string(r.step);
     return fmt::format("{}-{}", r.step, r.last_step);
@@ -62,7 +66,7 @@ bool AnomalyLog::import(const ImportedAnomaly& a, SeriesId series) {
     r.step = r.last_step = a.step;
     r.micro_step = a.micro_step;
     r.rule = a.rule.empty() ? "msprobe" : a.rule;
-    r.severity = a.rule == "AnomalyTurbulence" ? Severity::kWarn : Severity::kAlert;
+    r.severity = msprobe_severity(a.rule);
     r.value = a.value;
     r.message = a.message;
     r.source = AnomalySource::kMsProbe;

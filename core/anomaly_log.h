@@ -98,6 +98,9 @@ class AnomalyLog {
     mutable bool dirty_ = false;
 };
 
+// msProbe's rules as runtop ranks them: AnomalyNan (and anything else) alert, turbulence warn.
+Severity msprobe_severity(std::string_view rule);
+
 // How check and the anomaly list print a record: its steps ("300" or "300-319") and its message
 // with what the record says beyond it (the episode's length, runtop's agreement).
 std::string anomaly_steps_text(const AnomalyRecord& record);

@@ -61,6 +61,16 @@ struct SegmentSummary {
         }
         ++count;
     }
+    // Adds another summary's statistics: extremes, sum and counts (not steps, walls, first/last).
+    void add_statistics(const SegmentSummary& o) {
+        min = std::min(min, o.min);
+        max = std::max(max, o.max);
+        sum += o.sum;
+        count += o.count;
+        nan += o.nan;
+        pos_inf += o.pos_inf;
+        neg_inf += o.neg_inf;
+    }
     // Undoes add_value for a count and sum (not min/max: an extreme cannot be taken back).
     void remove_value(double v) {
         if (std::isfinite(v))
@@ -105,10 +115,7 @@ inline SegmentSummary merged(const SegmentSummary& earlier, const SegmentSummary
     s.last_step = later.last_step;
     s.last_wall = later.last_wall;
     s.last_value = later.last_value;
-    s.min = std::min(earlier.min, later.min);
-    s.max = std::max(earlier.max, later.max);
-    s.sum = earlier.sum + later.sum;
-    s.count = earlier.count + later.count;
+    s.add_statistics(later);
     s.level = std::min<std::uint64_t>(std::max(earlier.level, later.level) + 1, 127);
     // Still evenly spaced if both are, with one stride, and the gap between them is that too
     // (a single point fits any stride).
@@ -117,9 +124,6 @@ inline SegmentSummary merged(const SegmentSummary& earlier, const SegmentSummary
     const std::uint64_t stride = earlier.count >= 2 ? earlier.stride() : later.stride();
     s.even = earlier.even && later.even && (stride == 0 || gap == stride) &&
              (earlier.count < 2 || later.count < 2 || earlier.stride() == later.stride());
-    s.nan = earlier.nan + later.nan;
-    s.pos_inf = earlier.pos_inf + later.pos_inf;
-    s.neg_inf = earlier.neg_inf + later.neg_inf;
     return s;
 }
 

@@ -9,61 +9,42 @@
 namespace runtop {
 
 struct Series::Accumulator {
+    explicit Accumulator(QueryWork* w) : work(w) {}
+
     QueryWork* work;
-    std::uint64_t count = 0, nan = 0, pos_inf = 0, neg_inf = 0, folded = 0;
-    double min = std::numeric_limits<double>::infinity();
-    double max = -std::numeric_limits<double>::infinity();
-    double sum = 0;
-    double last = 0;
-    std::int64_t last_step = 0;
+    // Extremes, sum and counts as a summary keeps them; last_value/last_step: the column's last.
+    SegmentSummary stats;
+    std::uint64_t folded = 0;
 
     // Points and segments arrive in step order: the last one added is the column's last.
     void add(std::int64_t step, double v) {
-        if (std::isfinite(v)) {
-            min = std::min(min, v);
-            max = std::max(max, v);
-            sum += v;
-        } else if (std::isnan(v)) {
-            ++nan;
-        } else if (v > 0) {
-            ++pos_inf;
-        } else {
-            ++neg_inf;
-        }
-        ++count;
-        last = v;
-        last_step = step;
+        stats.add_value(v);
+        stats.last_value = v;
+        stats.last_step = step;
         if (work) ++work->points;
     }
     void add(const SegmentSummary& s, bool is_folded) {
-        min = std::min(min, s.min);
-        max = std::max(max, s.max);
-        sum += s.sum;
-        count += s.count;
-        nan += s.nan;
-        pos_inf += s.pos_inf;
-        neg_inf += s.neg_inf;
+        stats.add_statistics(s);
         if (is_folded) folded += s.count;
-        last = s.last_value;
-        last_step = s.last_step;
+        stats.last_value = s.last_value;
+        stats.last_step = s.last_step;
         if (work) ++work->summaries;
     }
     void finish(ColumnSummary& out) const {
         out = ColumnSummary{};
-        out.count = count;
-        out.nan = nan;
-        out.pos_inf = pos_inf;
-        out.neg_inf = neg_inf;
+        out.count = stats.count;
+        out.nan = stats.nan;
+        out.pos_inf = stats.pos_inf;
+        out.neg_inf = stats.neg_inf;
         out.folded = folded;
         // Saturating: a bucket a restart cut into has upper bounds for NaN and infinities.
-        const std::uint64_t other = nan + pos_inf + neg_inf;
-        const std::uint64_t finite = count > other ? count - other : 0;
+        const std::uint64_t finite = stats.finite();
         const double none = std::numeric_limits<double>::quiet_NaN();
-        out.min = finite ? min : none;
-        out.max = finite ? max : none;
-        out.mean = finite ? sum / static_cast<double>(finite) : none;
-        out.last = count ? last : none;
-        out.last_step = last_step;
+        out.min = finite ? stats.min : none;
+        out.max = finite ? stats.max : none;
+        out.mean = finite ? stats.sum / static_cast<double>(finite) : none;
+        out.last = stats.count ? stats.last_value : none;
+        out.last_step = stats.last_step;
     }
 };
 
@@ -84,7 +65,7 @@ void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnS
     for (std::size_t c = 0; c < n; ++c) {
         const std::int64_t b = c + 1 == n ? step_hi : edge(c + 1);
         if (a == b) continue;  // a range narrower than the columns: this one is empty
-        Accumulator acc{work};
+        Accumulator acc(work);
         accumulate(a, b, c + 1 == n, acc);
         acc.finish(out[c]);
         a = b;

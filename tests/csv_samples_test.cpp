@@ -35,9 +35,7 @@ std::vector<std::string> naive_split(std::string line) {
     }
 }
 
-bool same(double a, double b) {
-    return (std::isnan(a) && std::isnan(b)) || a == b;
-}
+using testing::same;
 
 struct Checker {
     const Store& store;

@@ -8,6 +8,7 @@
 
 #include "core/store.h"
 #include "tests/store_model.h"
+#include "tests/test_support.h"
 
 namespace runtop {
 namespace {
@@ -18,9 +19,7 @@ using testing::Stats;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-bool same(double a, double b) {
-    return (std::isnan(a) && std::isnan(b)) || a == b;
-}
+using testing::same;
 
 // The columns a brute force gives: every model point in its own column, except points the
 // series folded, which count with their bucket, in the column of the bucket's last step (the

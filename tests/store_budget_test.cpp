@@ -9,6 +9,7 @@
 
 #include "core/store.h"
 #include "tests/store_model.h"
+#include "tests/test_support.h"
 
 namespace runtop {
 namespace {
@@ -19,9 +20,7 @@ using testing::Stats;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-bool same(double a, double b) {
-    return (std::isnan(a) && std::isnan(b)) || a == b;
-}
+using testing::same;
 
 // The store's series against the model, point for point where it has them, bucket by bucket
 // where it folded them: each bucket holds exactly the model's points between its first and

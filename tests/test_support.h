@@ -11,7 +11,7 @@
 namespace runtop::testing {
 
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
@@ -19,7 +19,7 @@ public:
     const std::string& path() const { return path_; }
     std::string operator/(std::string_view name) const { return path_ + "/" + std::string(name); }
 
-private:
+  private:
     std::string path_;
 };
 
@@ -30,10 +30,15 @@ std::string read_file(const std::string& path);
 // The lines of a text, without their '\n'.
 std::vector<std::string> split_lines(const std::string& text);
 
+// Equal values, NaN equal to NaN (a point read back must be the point written).
+inline bool same(double a, double b) {
+    return (a != a && b != b) || a == b;
+}
+
 // Deterministic, roughly normal noise (a sum of four uniforms from an LCG, variance 1/3), so
 // fixtures are the same on every machine and standard library.
 class FixtureNoise {
-public:
+  public:
     explicit FixtureNoise(std::uint64_t seed) : state_(seed) {}
     double operator()() {
         double s = 0;
@@ -44,7 +49,7 @@ public:
         return s;
     }
 
-private:
+  private:
     std::uint64_t state_;
 };
 
@@ -61,7 +66,7 @@ CommandResult run_runtop(const std::vector<std::string>& args);
 
 // Records every sink call in order.
 class RecordingSink : public PointSink {
-public:
+  public:
     struct Scalar {
         SeriesKey key;
         Point point;

@@ -21,10 +21,6 @@ constexpr std::array<Column, 5> kDropOrder = {kSource, kRun, kValue, kRank, kSev
 constexpr int kGap = 2;
 constexpr int kMinMessage = 12;
 
-AlertLevel level_of(Severity s) {
-    return s == Severity::kAlert ? AlertLevel::kAlert : AlertLevel::kWarn;
-}
-
 std::array<std::string, kColumns> cells_of(const AnomalyRecord& r) {
     return {anomaly_steps_text(r),
             r.run,
@@ -106,7 +102,7 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
         messages.push_back(anomaly_message_text(r, e));
         for (int c = 0; c < kColumns; ++c) {
             int cw = c == kSeverity
-                         ? badge_width(level_of(r.severity), model.glyphs(), cells.back()[c])
+                         ? badge_width(alert_level(r.severity), model.glyphs(), cells.back()[c])
                          : display_width(cells.back()[c]);
             if (kCaps[c] > 0) cw = std::min(cw, kCaps[c]);
             width[c] = std::max(width[c], cw);
@@ -156,7 +152,7 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
         draw_row(
             y, [&](int c) { return cells[i][c]; }, style,
             [&](int x, int yy) {
-                draw_badge(canvas, x, yy, level_of(r.severity), model.glyphs(),
+                draw_badge(canvas, x, yy, alert_level(r.severity), model.glyphs(),
                            cells[i][kSeverity]);
             },
             messages[i]);
