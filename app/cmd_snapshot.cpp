@@ -4,7 +4,9 @@
 // The output depends only on the data and the flags, never on the caller's terminal or locale:
 // glyphs are braille (UTF-8) unless --ascii, whatever LANG says (snapshot never calls
 // setlocale), and colour is off unless --color always (then the dark theme at 256 colours).
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +18,9 @@
 #include "core/store.h"
 #include "views/anomaly_view.h"
 #include "views/canvas.h"
+#include "views/detail_view.h"
+#include "views/heatmap_view.h"
+#include "views/ranks_view.h"
 #include "views/glyphs.h"
 #include "views/model.h"
 #include "views/overview_view.h"
@@ -25,7 +30,9 @@ namespace runtop {
 
 const std::vector<OptionSpec> kSnapshotOptions = {
     {"size", "COLSxROWS", "canvas size (default 120x40)"},
-    {"view", "overview|anomalies", "the view to render (default overview)"},
+    {"view", "overview|ranks|heatmap|anomalies|detail", "the view to render (default overview)"},
+    {"tag", "TAG", "heatmap and detail: the tag shown (default: the first card's)"},
+    {"step", "N", "detail: the cursor's step (default: the newest)"},
     {"filter", "RE",
      "only tags matching the regex (RE2, case-insensitive); the rules still "
      "judge every series, as in the dashboard"},
@@ -41,7 +48,7 @@ const std::vector<OptionSpec> kSnapshotOptions = {
 
 namespace {
 
-constexpr std::string_view kViews[] = {"overview", "anomalies"};
+constexpr std::string_view kViews[] = {"overview", "ranks", "heatmap", "anomalies", "detail"};
 
 struct Size {
     int cols = 120;
@@ -109,11 +116,32 @@ int cmd_snapshot(const Args& args) {
     model.ingest.roots = selection->roots.size();
     model.ingest.files = sources.totals().files;
 
+    std::optional<std::int64_t> step;
+    if (args.has("step")) {
+        Result<long long> n = parse_integer("step", args.get("step"), INT64_MIN, INT64_MAX);
+        if (!n) return usage_error(n.error().message);
+        step = *n;
+    }
+    model.update();
+    std::string tag = args.get("tag");
+    if (tag.empty() && !model.groups().empty()) tag = model.groups().front().tag;
+
     ui::Canvas canvas(size->cols, size->rows);
-    if (view == "anomalies")
+    if (view == "anomalies") {
         ui::draw_anomalies(canvas, model, {});
-    else
+    } else if (view == "ranks") {
+        ui::draw_ranks(canvas, model, {});
+    } else if (view == "heatmap") {
+        ui::HeatmapState state;
+        state.tag = tag;
+        ui::draw_heatmap(canvas, model, state);
+    } else if (view == "detail") {
+        ui::DetailState state;
+        ui::open_detail(state, model, tag, std::nullopt, step);
+        ui::draw_detail(canvas, model, state);
+    } else {
         ui::draw_overview(canvas, model, {});
+    }
 
     std::string out =
         color == "always" ? ui::to_ansi(canvas, *theme, ui::ColorTier::k256) : canvas.to_text();

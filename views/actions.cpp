@@ -25,6 +25,11 @@ std::span<const Binding> bindings() {
          Scope::kGlobal,
          "Views"},
         {Action::kBack, {"Esc"}, "back", Scope::kGlobal, "Views"},
+        {Action::kToggleRankSparklines,
+         {"v"},
+         "table, or one sparkline per rank of the selected tag",
+         Scope::kRanks,
+         "Views"},
         {Action::kFilterTags,
          {"/"},
          "tag filter (RE2, live preview; Enter applies, empty clears)",
@@ -39,6 +44,19 @@ std::span<const Binding> bindings() {
         {Action::kToggleLogY, {"l"}, "log-scale y axis", Scope::kGlobal, "Charts"},
         {Action::kZoomIn, {"+", "="}, "zoom in", Scope::kDetail, "Charts"},
         {Action::kZoomOut, {"-"}, "zoom out", Scope::kDetail, "Charts"},
+        {Action::kResetZoom, {"0"}, "show every step again", Scope::kDetail, "Charts"},
+        {Action::kPanLeft, {"[", "Shift-Left"}, "pan left", Scope::kDetail, "Charts"},
+        {Action::kPanRight, {"]", "Shift-Right"}, "pan right", Scope::kDetail, "Charts"},
+        {Action::kCycleXAxis, {"x"}, "x axis: step, relative time, wall time", Scope::kDetail,
+         "Charts"},
+        {Action::kToggleClipOutliers,
+         {"o"},
+         "y range without outliers (clipped points marked at the edge)",
+         Scope::kDetail,
+         "Charts"},
+        {Action::kNextSeries, {"Tab"}, "next rank/run in front", Scope::kDetail, "Charts"},
+        {Action::kPreviousSeries, {"BackTab"}, "previous rank/run in front", Scope::kDetail,
+         "Charts"},
         {Action::kToggleFollow, {"f"}, "follow / pause the live tail", Scope::kGlobal, "Live"},
         {Action::kUp, {"Up", "k"}, "move up", Scope::kGlobal, "Move"},
         {Action::kDown, {"Down", "j"}, "move down", Scope::kGlobal, "Move"},
@@ -81,6 +99,10 @@ std::string_view scope_name(Scope scope) {
             return "everywhere";
         case Scope::kOverview:
             return "overview";
+        case Scope::kRanks:
+            return "ranks";
+        case Scope::kHeatmap:
+            return "heatmap";
         case Scope::kAnomalies:
             return "anomalies";
         case Scope::kDetail:

@@ -36,13 +36,21 @@ enum class Action {
     kPreviousAnomaly,
     kZoomIn,
     kZoomOut,
+    kResetZoom,
+    kPanLeft,
+    kPanRight,
+    kCycleXAxis,
+    kToggleClipOutliers,
+    kNextSeries,
+    kPreviousSeries,
+    kToggleRankSparklines,
     kRedraw,
     kHelp,
     kQuit,
 };
 
 // Where an action applies: everywhere, or in one view.
-enum class Scope { kGlobal, kOverview, kAnomalies, kDetail };
+enum class Scope { kGlobal, kOverview, kRanks, kHeatmap, kAnomalies, kDetail };
 
 struct Binding {
     Action action;
