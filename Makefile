@@ -11,7 +11,7 @@ CMAKE_FLAGS ?=
 
 DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev protobuf-compiler \
                  libre2-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev \
-                 libncurses-dev libinotifytools0-dev
+                 libncurses-dev libinotifytools0-dev tmux
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps build run test test-release test-asan bench fuzz install format clean
@@ -27,21 +27,12 @@ $(BUILD)/build.ninja: CMakeLists.txt | deps
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
-# Until the dashboard lands: write a demo run with runtop's own writers (TensorBoard event
-# files and msProbe monitor output for the same ranks), list it, show excerpts.
+# The dashboard on a live simulated run: 8 ranks written at 30 steps a second (runtop's own
+# writers: TensorBoard event files and msProbe monitor output), a loss spike after ~7 s, a NaN
+# after ~14 s, a straggling rank throughout. `q` quits; `?` shows the keys.
 run: build
 	rm -rf $(DEMO_DIR)
-	$(BUILD)/runtop demo --no-ui --dir $(DEMO_DIR) --ranks 4 --steps 400 --rate 0 >/dev/null
-	$(BUILD)/runtop ls --filter '^(train|eval)/' $(DEMO_DIR)
-	@echo
-	@echo "--- runtop ls --filter 'grad_reduced/layers.0.weight/norm' $(DEMO_DIR)/monitor_output ---"
-	@$(BUILD)/runtop ls --filter 'grad_reduced/layers\.0\.weight/norm' $(DEMO_DIR)/monitor_output
-	@echo
-	@echo "--- runtop dump --ranks 2 --filter train/loss $(DEMO_DIR) (steps around the injected NaN) ---"
-	@$(BUILD)/runtop dump --ranks 2 --filter 'train/loss' $(DEMO_DIR) | sed -n '1p;278,284p'
-	@echo
-	@echo "--- runtop check $(DEMO_DIR)/tensorboard (the alert rules find the injected trouble) ---"
-	@$(BUILD)/runtop check $(DEMO_DIR)/tensorboard || true
+	$(BUILD)/runtop demo --dir $(DEMO_DIR) --ranks 8 --steps 600 --rate 30
 
 test: test-release test-asan
 

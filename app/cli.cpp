@@ -26,6 +26,12 @@ struct Command {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
+        {"",
+         "runtop [--filter RE] [--ranks SPEC] [--theme NAME] [--color auto|never|always] "
+         "[--ascii] [--no-mouse] [--poll[=MS]] [--rules FILE] [--config FILE] [--memory SIZE] "
+         "[NAME=]PATH...",
+         "the interactive dashboard (keys: ? inside; docs/keys.md)", &kDashboardOptions,
+         cmd_dashboard},
         {"ls",
          "runtop ls [--format text|csv] [--filter RE] [--ranks SPEC] [--memory SIZE] "
          "[NAME=]PATH...",
@@ -42,8 +48,10 @@ const std::vector<Command>& commands() {
          "2 error",
          &kCheckOptions, cmd_check},
         {"snapshot",
-         "runtop snapshot [--size COLSxROWS] [--view overview|anomalies] [--filter RE] "
-         "[--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] [NAME=]PATH...",
+         "runtop snapshot [--size COLSxROWS] [--view overview|ranks|heatmap|anomalies|detail] "
+         "[--filter RE] "
+         "[--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] [--keys KEYS] "
+         "[NAME=]PATH...",
          "render one frame of a dashboard view to stdout as text (no terminal needed)",
          &kSnapshotOptions, cmd_snapshot},
         {"demo", "runtop demo [--dir DIR] [--ranks N] [--steps N] [--rate STEPS_PER_S] [--no-ui]",
@@ -62,8 +70,9 @@ void print_usage(std::FILE* out) {
         std::fprintf(out, "  %.*s\n", static_cast<int>(c.synopsis.size()), c.synopsis.data());
     std::fprintf(out, "\ncommands:\n");
     for (const Command& c : commands())
-        std::fprintf(out, "  %-8.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
-                     static_cast<int>(c.summary.size()), c.summary.data());
+        std::fprintf(out, "  %-8.*s %.*s\n", static_cast<int>(c.name.empty() ? 7 : c.name.size()),
+                     c.name.empty() ? "PATH..." : c.name.data(), static_cast<int>(c.summary.size()),
+                     c.summary.data());
     std::fprintf(out,
                  "\nPATH is a log directory or file; NAME=PATH names it. Runs are the directories "
                  "holding data files,\nwith rank directories (rank_3, rank3, <ts>-rank3-<uuid>) "
@@ -71,6 +80,12 @@ void print_usage(std::FILE* out) {
                  "Reads TensorBoard event files (PyTorch, tensorboardX, TF/Keras, DeepSpeed, "
                  "MindSpore).\n"
                  "'runtop COMMAND --help' describes a command.\n");
+}
+
+void print_command_help(const Command& c) {
+    std::printf("usage: %.*s\n\n%.*s\n\noptions:\n%s", static_cast<int>(c.synopsis.size()),
+                c.synopsis.data(), static_cast<int>(c.summary.size()), c.summary.data(),
+                options_help(*c.options).c_str());
 }
 
 // Each live file keeps its descriptor open (like RustBoard), and a job with many ranks and
@@ -110,18 +125,22 @@ int run_cli(int argc, char** argv) {
             return kExitError;
         }
         if (args->has("help")) {
-            std::printf("usage: %.*s\n\n%.*s\n\noptions:\n%s", static_cast<int>(c.synopsis.size()),
-                        c.synopsis.data(), static_cast<int>(c.summary.size()), c.summary.data(),
-                        options_help(*c.options).c_str());
+            print_command_help(c);
             return kExitOk;
         }
         return c.run(*args);
     }
-    std::fprintf(stderr,
-                 "runtop: unknown command '%s'; the interactive dashboard is not part of this "
-                 "build yet (try 'runtop ls %s' or 'runtop --help')\n",
-                 first.c_str(), first.c_str());
-    return kExitError;
+    // Not a command: the dashboard, over the paths given.
+    Result<Args> args = parse_args(argv_rest, kDashboardOptions);
+    if (!args) {
+        std::fprintf(stderr, "runtop: %s\n", args.error().message.c_str());
+        return kExitError;
+    }
+    if (args->has("help")) {
+        print_command_help(commands().front());
+        return kExitOk;
+    }
+    return cmd_dashboard(*args);
 }
 
 }  // namespace runtop

@@ -1,7 +1,15 @@
 // `runtop demo`: a simulated multi-rank training run written live, for trying runtop out.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -21,6 +29,9 @@ const std::vector<OptionSpec> kDemoOptions = {
 };
 
 namespace {
+
+int write_all(DemoRun& run, const DemoOptions& options);
+int write_under_dashboard(DemoRun& run, const DemoOptions& options);
 
 Result<std::string> fresh_dir() {
     const char* tmp = std::getenv("TMPDIR");
@@ -67,25 +78,26 @@ int cmd_demo(const Args& args) {
                                   : "as fast as possible",
                  t.spike_rank, static_cast<long long>(t.spike_step), t.nan_rank,
                  static_cast<long long>(t.nan_step), t.straggler_rank);
-    if (!args.has("no-ui"))
-        std::fprintf(stderr,
-                     "runtop demo: the dashboard is not part of this build yet; watch the run "
-                     "with: runtop dump --follow %s\n",
-                     options.dir.c_str());
     std::fflush(stderr);
+    if (!args.has("no-ui")) return write_under_dashboard(*run, options);
+    return write_all(*run, options);
+}
 
+namespace {
+
+int write_all(DemoRun& run, const DemoOptions& options) {
     install_stop_signals();
     auto start = std::chrono::steady_clock::now();
     while (!stop_requested()) {
-        Result<bool> wrote = run->write_step();
+        Result<bool> wrote = run.write_step();
         if (!wrote) {
             std::fprintf(stderr, "runtop demo: %s\n", wrote.error().message.c_str());
             return kExitError;
         }
         if (!*wrote) break;
         if (options.rate > 0) {
-            auto due = start + std::chrono::duration<double>(
-                                   static_cast<double>(run->next_step()) / options.rate);
+            auto due = start + std::chrono::duration<double>(static_cast<double>(run.next_step()) /
+                                                             options.rate);
             auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                 due - std::chrono::steady_clock::now());
             if (left.count() > 0) sleep_unless_stopped(static_cast<int>(left.count()));
@@ -95,4 +107,35 @@ int cmd_demo(const Args& args) {
     return kExitOk;
 }
 
+// The writer in a child process, the dashboard in this one: the dashboard sees the run the way
+// it sees a real job, through the filesystem, and quitting it stops the writer.
+int write_under_dashboard(DemoRun& run, const DemoOptions& options) {
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child < 0) {
+        std::fprintf(stderr, "runtop demo: cannot start the writer: %s\n", std::strerror(errno));
+        return kExitError;
+    }
+    if (child == 0) {
+        // The writer must never draw over the dashboard.
+        const int null = ::open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            ::dup2(null, STDOUT_FILENO);
+            ::dup2(null, STDERR_FILENO);
+        }
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // a dashboard that dies takes the writer along
+        std::exit(write_all(run, options));
+    }
+    Args dashboard;
+    dashboard.positional.push_back(options.dir);
+    const int code = cmd_dashboard(dashboard);
+    ::kill(child, SIGTERM);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    std::fprintf(stderr, "runtop demo: the run is in %s (look again: runtop %s)\n",
+                 options.dir.c_str(), options.dir.c_str());
+    return code;
+}
+
+}  // namespace
 }  // namespace runtop

@@ -16,14 +16,10 @@
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
 #include "core/store.h"
-#include "views/anomaly_view.h"
 #include "views/canvas.h"
-#include "views/detail_view.h"
-#include "views/heatmap_view.h"
-#include "views/ranks_view.h"
 #include "views/glyphs.h"
 #include "views/model.h"
-#include "views/overview_view.h"
+#include "views/screen.h"
 #include "views/theme.h"
 
 namespace runtop {
@@ -33,6 +29,9 @@ const std::vector<OptionSpec> kSnapshotOptions = {
     {"view", "overview|ranks|heatmap|anomalies|detail", "the view to render (default overview)"},
     {"tag", "TAG", "heatmap and detail: the tag shown (default: the first card's)"},
     {"step", "N", "detail: the cursor's step (default: the newest)"},
+    {"keys", "KEYS",
+     "keys pressed before the frame is drawn, as in the dashboard: names from `?` separated by "
+     "spaces, other words typed (\"2 j Enter\", \"/ loss Enter\")"},
     {"filter", "RE",
      "only tags matching the regex (RE2, case-insensitive); the rules still "
      "judge every series, as in the dashboard"},
@@ -126,22 +125,25 @@ int cmd_snapshot(const Args& args) {
     std::string tag = args.get("tag");
     if (tag.empty() && !model.groups().empty()) tag = model.groups().front().tag;
 
-    ui::Canvas canvas(size->cols, size->rows);
-    if (view == "anomalies") {
-        ui::draw_anomalies(canvas, model, {});
-    } else if (view == "ranks") {
-        ui::draw_ranks(canvas, model, {});
-    } else if (view == "heatmap") {
-        ui::HeatmapState state;
-        state.tag = tag;
-        ui::draw_heatmap(canvas, model, state);
-    } else if (view == "detail") {
-        ui::DetailState state;
-        ui::open_detail(state, model, tag, std::nullopt, step);
-        ui::draw_detail(canvas, model, state);
+    // The frame the dashboard would show after these keys: the same state machine.
+    ui::UiState state;
+    const int w = size->cols, h = size->rows;
+    if (view == "detail") {
+        ui::open_detail(state.detail, model, tag, std::nullopt, step);
+        state.view = ui::ViewId::kDetail;
     } else {
-        ui::draw_overview(canvas, model, {});
+        const char* key = view == "ranks"       ? "2"
+                          : view == "heatmap"   ? "3"
+                          : view == "anomalies" ? "4"
+                                                : "1";
+        ui::handle(state, ui::InputEvent::named(key, true), model, analyzer, w, h);
+        if (args.has("tag")) state.heatmap.tag = tag;  // --tag wins over the card carried over
     }
+    for (const ui::InputEvent& e : ui::parse_key_script(args.get("keys"))) {
+        if (ui::handle(state, e, model, analyzer, w, h).quit) break;
+    }
+    ui::Canvas canvas(w, h);
+    ui::draw_screen(canvas, model, state);
 
     std::string out =
         color == "always" ? ui::to_ansi(canvas, *theme, ui::ColorTier::k256) : canvas.to_text();

@@ -12,12 +12,14 @@ extern const std::vector<OptionSpec> kDumpOptions;
 extern const std::vector<OptionSpec> kCheckOptions;
 extern const std::vector<OptionSpec> kDemoOptions;
 extern const std::vector<OptionSpec> kSnapshotOptions;
+extern const std::vector<OptionSpec> kDashboardOptions;
 
 int cmd_ls(const Args& args);
 int cmd_dump(const Args& args);
 int cmd_check(const Args& args);
 int cmd_demo(const Args& args);
 int cmd_snapshot(const Args& args);
+int cmd_dashboard(const Args& args);
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;

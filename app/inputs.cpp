@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "core/format.h"
+
 namespace runtop {
 namespace {
 
@@ -54,7 +56,8 @@ std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots) {
 
 std::size_t print_messages(SourceSet& sources, std::FILE* err) {
     std::vector<std::string> messages = sources.take_messages();
-    for (const std::string& m : messages) std::fprintf(err, "runtop: %s\n", m.c_str());
+    // Paths in messages are untrusted: escape sequences in a file name are shown, not obeyed.
+    for (const std::string& m : messages) std::fprintf(err, "runtop: %s\n", visible(m).c_str());
     return messages.size();
 }
 

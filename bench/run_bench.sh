@@ -27,7 +27,12 @@
 # Environment: BENCH_MB (default 100), BENCH_RUNS (default 3), BENCH_MIN_TIME (default 0.2),
 # BENCH_NO_GNU_TIME=1 (measure RSS from /proc as on systems without GNU time),
 # BENCH_PYTHON (default python3, then /usr/bin/python3: the first that imports pandas),
-# BENCH_ONLY=events|csv|check|core|live|micro (run one section).
+# 4c. The dashboard through a pseudo-terminal (runtop_pty_probe at 250x80): time to the first
+#     frame showing train/loss on 1 GB of event files (bar 300 ms) and key latency while that
+#     GB backfills (bar 50 ms); bytes written per frame when one value changes (a 100-card run,
+#     runtop_append_probe appending one point at a time; bar 200 B) and idle CPU; frame time of
+#     each view in-process (runtop_microbench BM_Frame*, 100 cards x 8 ranks x 10^4 points).
+# BENCH_ONLY=events|csv|check|core|dashboard|live|micro (run one section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -406,6 +411,41 @@ for mode in store analyze; do
 done
 echo "  bar: analyze >= 20 M points/s on one core, <= 16 bytes per retained point, RSS near 256 MiB"
 fi  # core
+
+if [[ -z $ONLY || $ONLY == dashboard ]]; then
+# --- 4c. the dashboard through a pty ---------------------------------------------------------
+echo
+PTY=$BUILD/bench/runtop_pty_probe
+APPEND=$BUILD/bench/runtop_append_probe
+BIG=$BUILD/bench-data-1g
+if [[ ! -f $BIG/.benchgen ]]; then
+    rm -rf "$BIG"
+    "$GEN" "$BIG" 1000 >/dev/null
+    touch "$BIG/.benchgen"
+fi
+cat "$BIG"/*/* >/dev/null  # warm cache, as for the other sections
+echo "dashboard on $(du -sh "$BIG" | cut -f1) of event files at 250x80 (runtop_pty_probe):"
+"$PTY" --size 250x80 --wait-text train/loss --keys "j,j,j,l,k,2,1,4,1,j" --repeat 3 \
+    --key-window-ms 500 --quiet-ms 10 --quit-keys q -- "$RUNTOP" "$BIG" |
+    grep -E '^(first_frame_ms|key_latency_ms_(median|p95|max)|key_frame_ms_median)=' | sed 's/^/  /'
+echo "  bars: first frame <= 300 ms, key latency <= 50 ms while it backfills"
+CARDS=$BUILD/bench-data-100cards
+rm -rf "$CARDS"
+"$APPEND" create "$CARDS" 100 8 2000
+echo "one value changing once every 1.5 s (100 cards x 8 ranks x 2000 steps, 250x80):"
+( sleep 3.5; "$APPEND" append "$CARDS/rank_3/events.out.tfevents.1" layers/stat_5 2000 4 1500 ) &
+"$PTY" --size 250x80 --wait-text train/loss --idle-seconds 10 --quiet-ms 50 --quit-keys q \
+    -- "$RUNTOP" "$CARDS" | grep -E '^(idle_frames_at|idle_cpu_percent)=' | sed 's/^/  /'
+wait
+echo "  (frames at ~4.4, 5.9, 7.4, 8.9 s are the appends; the others the status line's 1 s tick)"
+echo "  bar: <= 200 bytes per frame for one value"
+echo "idle: nothing changing, 5 s:"
+"$PTY" --size 250x80 --wait-text train/loss --idle-seconds 5 --quiet-ms 50 --quit-keys q \
+    -- "$RUNTOP" "$CARDS" | grep -E '^(idle_cpu_percent|idle_frames)=' | sed 's/^/  /'
+echo "frame time in-process (draw_screen into a 250x80 canvas):"
+"${PIN[@]}" "$MICRO" --benchmark_filter=BM_Frame --benchmark_min_time="$MIN_TIME" 2>/dev/null |
+    grep BM_ | sed 's/^/  /'
+fi  # dashboard
 
 if [[ -z $ONLY || $ONLY == live ]]; then
 # --- 4. live tail latency --------------------------------------------------------------------

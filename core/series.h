@@ -115,8 +115,12 @@ class Series {
     // [lo + c*(hi-lo)/n, lo + (c+1)*(hi-lo)/n)) and summarises each. Full-resolution points
     // count exactly; a bucket counts whole in the column holding its last step (see
     // ColumnSummary::folded). Cost O(columns × (log segments + kChunk)), never O(points).
+    // `snap`: where a column spans at least a sealed chunk, an edge that cuts a chunk moves to
+    // the chunk's nearer boundary, so the chunk is summarised instead of decoded. Every point
+    // still counts in exactly one column (no spike is lost), at most half a column from its
+    // exact one: right for sparklines (a braille dot), not for a chart with a cursor.
     void query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnSummary> out,
-               QueryWork* work = nullptr) const;
+               QueryWork* work = nullptr, bool snap = false) const;
 
     // Steps are kept strictly increasing: an equal step replaces the last point, a lower step
     // drops every point at or after it and records a restart.

@@ -49,7 +49,7 @@ struct Series::Accumulator {
 };
 
 void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnSummary> out,
-                   QueryWork* work) const {
+                   QueryWork* work, bool snap) const {
     for (ColumnSummary& c : out) c = ColumnSummary{};
     const std::size_t n = out.size();
     if (n == 0 || step_hi <= step_lo || count_ == 0) return;
@@ -61,9 +61,24 @@ void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnS
             static_cast<std::uint64_t>(static_cast<unsigned __int128>(width) * c / n);
         return static_cast<std::int64_t>(lo + offset);
     };
+    const Summaries& s = summaries_;
+    auto snapped = [&](std::int64_t e, std::int64_t prev) {
+        auto ends_before = [](const SegmentSummary& seg, std::int64_t x) {
+            return seg.last_step < x;
+        };
+        const auto j = static_cast<std::size_t>(
+            std::lower_bound(s.begin(), s.end(), e, ends_before) - s.begin());
+        if (j >= s.size() || j < folded_ || s[j].first_step >= e) return e;  // no chunk cut
+        const std::int64_t first = s[j].first_step, end = s[j].last_step + 1;
+        // Only where the chunk is at most a column wide: a point moves half a column at most.
+        if (static_cast<std::uint64_t>(end - first) * n > width) return e;
+        const std::int64_t to = e - first <= end - e ? first : end;
+        return std::clamp(to, prev, step_hi);
+    };
     std::int64_t a = step_lo;
     for (std::size_t c = 0; c < n; ++c) {
-        const std::int64_t b = c + 1 == n ? step_hi : edge(c + 1);
+        std::int64_t b = c + 1 == n ? step_hi : edge(c + 1);
+        if (snap && c + 1 < n) b = snapped(b, a);
         if (a == b) continue;  // a range narrower than the columns: this one is empty
         Accumulator acc(work);
         accumulate(a, b, c + 1 == n, acc);

@@ -279,5 +279,43 @@ TEST(SeriesQuery, AHugeSeriesAnswersFromSummaries) {
         static_cast<unsigned long long>(many.points), static_cast<long long>(kPoints));
 }
 
+TEST(SeriesQuery, SnappedColumnsCountEveryPointOnceAndDecodeNone) {
+    Store store(StoreLimits::unbounded());
+    const SeriesId id = store.series({"r", 0, "t"}, SourceKind::kTfEvents);
+    constexpr std::int64_t kPoints = 10'000;
+    for (std::int64_t i = 0; i < kPoints; ++i)
+        store.append(id, {i, 0, i == 4321 ? 1e6 : (i == 777 ? kNaN : 1.0)});
+    const Series& s = store.at(id);
+    for (std::size_t n : {10u, 56u, 78u, 200u}) {
+        std::vector<ColumnSummary> exact(n), snapped(n);
+        QueryWork exact_work, snapped_work;
+        s.query(0, kPoints, exact, &exact_work);
+        s.query(0, kPoints, snapped, &snapped_work, /*snap=*/true);
+        std::uint64_t total = 0, nan = 0;
+        double max = 0;
+        std::size_t spike_exact = 0, spike_snapped = 0;
+        for (std::size_t c = 0; c < n; ++c) {
+            total += snapped[c].count;
+            nan += snapped[c].nan;
+            if (snapped[c].max == 1e6) spike_snapped = c;
+            if (exact[c].max == 1e6) spike_exact = c;
+            max = std::max(max, snapped[c].max);
+        }
+        EXPECT_EQ(total, static_cast<std::uint64_t>(kPoints)) << n;
+        EXPECT_EQ(nan, 1u) << n;
+        EXPECT_EQ(max, 1e6) << n;  // the spike is in one column, at most one away
+        EXPECT_LE(spike_snapped > spike_exact ? spike_snapped - spike_exact
+                                              : spike_exact - spike_snapped,
+                  1u);
+        if (kPoints / static_cast<std::int64_t>(n) >= static_cast<std::int64_t>(kChunk)) {
+            // Columns as wide as a chunk: only the open tail is decoded.
+            EXPECT_LE(snapped_work.points, kChunk) << n;
+            EXPECT_GT(exact_work.points, snapped_work.points * 4) << n;
+        } else {
+            EXPECT_EQ(snapped_work.points, exact_work.points) << n;  // narrower: exact
+        }
+    }
+}
+
 }  // namespace
 }  // namespace runtop

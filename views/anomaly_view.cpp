@@ -101,9 +101,10 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
         cells.push_back(cells_of(r));
         messages.push_back(anomaly_message_text(r, e));
         for (int c = 0; c < kColumns; ++c) {
-            int cw = c == kSeverity
-                         ? badge_width(alert_level(r.severity), model.glyphs(), cells.back()[c])
-                         : display_width(cells.back()[c]);
+            int cw = c != kSeverity ? display_width(cells.back()[c])
+                     : state.acknowledged.count(e.index)
+                         ? display_width("ack " + cells.back()[c])
+                         : badge_width(alert_level(r.severity), model.glyphs(), cells.back()[c]);
             if (kCaps[c] > 0) cw = std::min(cw, kCaps[c]);
             width[c] = std::max(width[c], cw);
         }
@@ -146,14 +147,22 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
     for (int i = 0; i < count; ++i) {
         const int y = 1 + i;
         const bool is_selected = first + i == selected;
-        const Style style = is_selected ? Style{Role::kAccent, true, true} : Style{Role::kText};
+        const std::size_t index = ordered[rows[first + i]].index;
+        const bool acked = state.acknowledged.count(index) > 0;
+        const Style style = is_selected ? Style{Role::kAccent, true, true}
+                                        : Style{acked ? Role::kDim : Role::kText};
         if (is_selected) canvas.fill(0, y, w, 1, U' ', style);
-        const AnomalyRecord& r = log.records()[ordered[rows[first + i]].index];
+        const AnomalyRecord& r = log.records()[index];
         draw_row(
             y, [&](int c) { return cells[i][c]; }, style,
             [&](int x, int yy) {
-                draw_badge(canvas, x, yy, alert_level(r.severity), model.glyphs(),
-                           cells[i][kSeverity]);
+                // Acknowledged: still listed, no longer shouting.
+                if (acked)
+                    canvas.text(x, yy, fit("ack " + cells[i][kSeverity], width[kSeverity], ascii),
+                                style);
+                else
+                    draw_badge(canvas, x, yy, alert_level(r.severity), model.glyphs(),
+                               cells[i][kSeverity]);
             },
             messages[i]);
     }
@@ -161,6 +170,59 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
     std::string right = fmt::format("anomaly {}/{}", selected + 1, total);
     if (pages > 1) right += fmt::format(", page {}/{}", page + 1, pages);
     draw_status(canvas, model, right);
+}
+
+}  // namespace runtop::ui
+
+namespace runtop::ui {
+
+bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int height) {
+    const int total = static_cast<int>(anomaly_rows(model).size());
+    if (total == 0) return false;
+    const int per = anomaly_rows_per_page(height);
+    const int before = std::clamp(state.selected, 0, total - 1);
+    int sel = before;
+    switch (action) {
+        case Action::kUp:
+            sel -= 1;
+            break;
+        case Action::kDown:
+            sel += 1;
+            break;
+        case Action::kPageUp:
+            sel -= per;
+            break;
+        case Action::kPageDown:
+            sel += per;
+            break;
+        case Action::kFirst:
+            sel = 0;
+            break;
+        case Action::kLast:
+            sel = total - 1;
+            break;
+        default:
+            return false;
+    }
+    state.selected = std::clamp(sel, 0, total - 1);
+    return state.selected != before;
+}
+
+int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int height) {
+    const int total = static_cast<int>(anomaly_rows(model).size());
+    if (total == 0 || y < 1) return -1;
+    const int per = anomaly_rows_per_page(height);
+    const int first = std::clamp(state.selected, 0, total - 1) / per * per;
+    const int row = first + y - 1;
+    return y - 1 < per && row < total ? row : -1;
+}
+
+std::optional<std::size_t> anomaly_selected_record(const AnomalyState& state,
+                                                   const ViewModel& model) {
+    const std::vector<std::size_t> rows = anomaly_rows(model);
+    if (rows.empty()) return std::nullopt;
+    const int sel = std::clamp(state.selected, 0, static_cast<int>(rows.size()) - 1);
+    return model.analyzer().log().ordered()[rows[sel]].index;
 }
 
 }  // namespace runtop::ui

@@ -11,8 +11,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <set>
 #include <vector>
 
+#include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"
 
@@ -20,6 +23,9 @@ namespace runtop::ui {
 
 struct AnomalyState {
     int selected = 0;  // a row of anomaly_rows(); clamped
+    // Records the user acknowledged (`a`), by index into AnomalyLog::records(): drawn dim,
+    // marked "ack", never removed.
+    std::set<std::size_t> acknowledged;
 };
 
 // The entries shown, in order: indices into Analyzer::log().ordered().
@@ -28,5 +34,13 @@ std::vector<std::size_t> anomaly_rows(const ViewModel& model);
 int anomaly_rows_per_page(int height);
 
 void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& state);
+
+// Up/down, pages, first/last for a canvas this high. Returns whether the state changed.
+bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int height);
+// The row at screen line y (-1: none).
+int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int height);
+// The selected record (an index into AnomalyLog::records()), or nullopt when the list is empty.
+std::optional<std::size_t> anomaly_selected_record(const AnomalyState& state,
+                                                   const ViewModel& model);
 
 }  // namespace runtop::ui

@@ -3,6 +3,20 @@
 // restart and anomaly markers; a cursor reading out step, value, smoothed value and the values
 // of every rank at that step; zoom and pan; log-Y; x by step, relative or wall time; a y-range
 // that ignores outliers only on request, then marking the clipped points at the edge.
+//
+// Layout, top to bottom: the title (tag, series count, x window, smoothing, log-Y, clipped N,
+// following; the front series at the right), a row of anomaly marks (▲ alert, △ warn) over
+// their steps, the plot with its y axis at the left, the x axis (ticks, × NaN/Inf, ↺ restart,
+// ┴ cursor) and its labels (the cursor's reversed), the legend (series colours, the front one
+// reversed; a key of the marks shown), the status line. The cursor readout is a panel at the
+// right (front series: step, time, value, smoothed value, anomalies there; then every series'
+// value at that step, highest first, the median and outliers marked, "+N more" when they do
+// not fit), or two lines under the legend on a narrow canvas. A smaller canvas drops the
+// readout, then the legend, the anomaly row and the tick labels; under 20x6, a notice.
+//
+// The front series is drawn last in its overlay colour (its smoothed line bold); the others
+// behind it, their raw values dim under their smoothed line (with smoothing 0: raw in their
+// colour). Each column of a line spans its min..max (Series::query), joined to its neighbours.
 #pragma once
 
 #include <cstdint>
@@ -44,5 +58,30 @@ bool detail_handle(DetailState& state, Action action, const ViewModel& model, in
 // A left click moves the cursor there; the wheel zooms about the pointer.
 bool detail_mouse(DetailState& state, int x, int y, MouseButton button, const ViewModel& model,
                   int width, int height);
+
+// Where the chart is on a canvas of this size, and how its x axis maps steps to columns: what
+// the key and mouse handlers use, exposed for tests.
+struct DetailGeometry {
+    bool has_data = false;       // the tag has points in some selected series
+    int plot_x = 0, plot_y = 0;  // the plot area's top-left cell
+    int plot_w = 0, plot_h = 0;  // in cells (0: no plot on this canvas)
+    int columns = 0;             // data columns: plot_w times the tier's dots across a cell
+    int dots_x = 1;              // data columns per cell (2 in braille)
+    std::int64_t data_lo = 0, data_hi = 0;  // every step of the tag's series
+    std::int64_t lo = 0, hi = 0;            // the x window, inclusive
+    std::int64_t cursor = 0;                // the cursor's step, inside the window
+
+    // Column c covers steps [column_step(c), column_step(c + 1)), as Series::query splits them.
+    std::int64_t column_step(int column) const;
+    // The column holding `step` (clamped to the plot).
+    int column_of(std::int64_t step) const;
+    // The plot cell column (from plot_x) of a step.
+    int cell_of(std::int64_t step) const;
+};
+DetailGeometry detail_geometry(const ViewModel& model, const DetailState& state, int width,
+                               int height);
+
+// The smoothing weights `s` cycles through in the chart: 0 (raw only), 0.6, 0.9, 0.99.
+double next_smoothing(double weight);
 
 }  // namespace runtop::ui

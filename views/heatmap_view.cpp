@@ -1,19 +1,553 @@
-// Placeholder until the heatmap view lands (being written now).
 #include "views/heatmap_view.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/cross_rank.h"
+#include "core/format.h"
+#include "views/glyphs.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
+namespace {
 
-void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState&) {
-    canvas.clear();
-    draw_status(canvas, model, "heatmap");
+constexpr int kMaxLabel = 20;
+// Lines below the map: the step axis always, the legend and the selection's readout when the
+// canvas has the rows.
+constexpr int kLegendFrom = 8;
+constexpr int kReadoutFrom = 9;
+// A column's extreme is a spike (dip) beyond the ramp and this many scaled MADs of the page's
+// column maxima (minima) away from their median.
+constexpr double kSpikeMads = 6.0;
+
+
+// "r3", "job:r3" across runs; a series without a rank by its run.
+std::string row_label(const RunRank& rr, bool many_runs) {
+    if (rr.rank == kNoRank) return short_run(rr.run);
+    const std::string rank = fmt::format("r{}", rr.rank);
+    return many_runs ? short_run(rr.run) + ":" + rank : rank;
 }
-bool heatmap_handle(HeatmapState&, Action, const ViewModel&, int, int) { return false; }
-bool heatmap_click(HeatmapState&, int, int, const ViewModel&, int, int) { return false; }
-HeatmapSelection heatmap_selection(const HeatmapState&, const ViewModel& model, int, int) {
+
+const TagGroup* find_group(const ViewModel& model, const std::string& tag) {
+    const auto& groups = model.groups();
+    if (groups.empty()) return nullptr;
+    for (const TagGroup& g : groups)
+        if (g.tag == tag) return &g;
+    return &groups.front();  // "" or a tag the filter now hides: the first card's
+}
+
+bool spans_runs(const ViewModel& model, const TagGroup& g) {
+    for (SeriesId id : g.series)
+        if (model.store().at(id).key().run != model.store().at(g.series[0]).key().run) return true;
+    return false;
+}
+
+bool non_finite(const ColumnSummary& c) {
+    return c.nan + c.pos_inf + c.neg_inf > 0;
+}
+bool has_finite(const ColumnSummary& c) {
+    return c.count > c.nan + c.pos_inf + c.neg_inf && std::isfinite(c.min);
+}
+
+// The ramp: values to levels 0..9, in the scale chosen, and what counts as a spike or dip.
+struct Ramp {
+    bool log = false;
+    double lo = 0, hi = 1;  // in scale: the 1st and 99th percentile of the column means
+    double spike_above = std::numeric_limits<double>::infinity();  // a column max beyond
+    double dip_below = -std::numeric_limits<double>::infinity();   // a column min below
+    bool any = false;
+
+    double scale(double v) const { return log ? std::log10(v) : v; }
+    double unscale(double s) const { return log ? std::pow(10.0, s) : s; }
+    int level(double v) const {
+        const double t = (scale(v) - lo) / (hi - lo);
+        if (!(t > 0)) return 0;  // also NaN
+        return std::min(kHeatRoles - 1, static_cast<int>(t * kHeatRoles));
+    }
+};
+
+double percentile(std::vector<double>& v, double p) {
+    const auto k = static_cast<std::size_t>(std::lround(p * static_cast<double>(v.size() - 1)));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+// Median + max(k scaled MADs, the ramp's width) of `v` (in scale): beyond it an extreme stands
+// out from the page's others.
+double robust_edge(std::vector<double> v, double width, int sign) {
+    if (v.size() < 3) return sign * std::numeric_limits<double>::infinity();
+    const double median = percentile(v, 0.5);
+    for (double& x : v) x = std::fabs(x - median);
+    const double mad = percentile(v, 0.5);
+    return median + sign * std::max(kSpikeMads * kMadToSigma * mad, width);
+}
+
+Ramp make_ramp(const std::vector<std::vector<ColumnSummary>>& rows) {
+    Ramp r;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const auto& row : rows)
+        for (const ColumnSummary& c : row)
+            if (has_finite(c)) {
+                lo = std::min(lo, c.min);
+                hi = std::max(hi, c.max);
+            }
+    if (!(lo <= hi)) return r;
+    r.any = true;
+    r.log = lo > 0 && hi > 100 * lo;
+    std::vector<double> means, maxes, mins;
+    for (const auto& row : rows)
+        for (const ColumnSummary& c : row)
+            if (has_finite(c)) {
+                means.push_back(r.scale(c.mean));
+                maxes.push_back(r.scale(c.max));
+                mins.push_back(r.scale(c.min));
+            }
+    r.lo = percentile(means, 0.01);
+    r.hi = percentile(means, 0.99);
+    if (!(r.hi > r.lo)) {  // one level everywhere: it sits mid-ramp
+        const double d = r.lo == 0 ? 1 : std::fabs(r.lo) / 10;
+        r.lo -= d;
+        r.hi += d;
+    }
+    const double width = r.hi - r.lo;
+    r.spike_above = std::max(r.hi, robust_edge(std::move(maxes), width, 1));
+    r.dip_below = std::min(r.lo, robust_edge(std::move(mins), width, -1));
+    return r;
+}
+
+enum class CellKind { kEmpty, kLevel, kNan, kSpike, kDip };
+struct HeatCell {
+    CellKind kind = CellKind::kEmpty;
+    int level = 0;
+};
+
+HeatCell classify(const ColumnSummary& c, const Ramp& r) {
+    if (c.empty()) return {};
+    if (non_finite(c)) return {CellKind::kNan};
+    if (!has_finite(c)) return {};
+    if (r.scale(c.max) > r.spike_above) return {CellKind::kSpike, r.level(c.max)};
+    if (r.scale(c.min) < r.dip_below) return {CellKind::kDip, r.level(c.min)};
+    return {CellKind::kLevel, r.level(c.mean)};
+}
+
+// Text pieces one after the other; a piece that does not fit whole ends the line.
+struct Piece {
+    std::string text;
+    Style style;
+    int gap = 2;  // columns before it
+};
+int draw_pieces(Canvas& canvas, int x, int y, int end, const std::vector<Piece>& pieces,
+                bool ascii) {
+    bool first = true;
+    for (const Piece& p : pieces) {
+        const int at = first ? x : x + p.gap;
+        const int room = end - at;
+        if (display_width(p.text) > room) {
+            if (first || room >= 8) canvas.text(at, y, fit(p.text, room, ascii), p.style);
+            return end;
+        }
+        x = at + canvas.text(at, y, p.text, p.style);
+        first = false;
+    }
+    return x;
+}
+
+// Everything a frame needs: the geometry and the page's columns.
+struct Frame {
+    HeatmapLayout l;
+    bool many_runs = false;
+    std::vector<std::vector<ColumnSummary>> cols;  // per page row
+    Ramp ramp;
+};
+
+Frame make_frame(const HeatmapState& state, const ViewModel& model, int width, int height,
+                 bool query) {
+    Frame f;
+    HeatmapLayout& l = f.l;
+    l.group = find_group(model, state.tag);
+    if (!l.group) return f;
+    const TagGroup& g = *l.group;
+    l.rows = static_cast<int>(g.series.size());
+    l.row = std::clamp(state.row, 0, std::max(0, l.rows - 1));
+    f.many_runs = spans_runs(model, g);
+
+    bool any = false;
+    int label_w = 4;  // "step"
+    for (SeriesId id : g.series) {
+        const Series& s = model.store().at(id);
+        label_w = std::max(label_w, display_width(row_label(model.run_rank(id), f.many_runs)));
+        if (s.empty()) continue;
+        l.lo = any ? std::min(l.lo, s.first_step()) : s.first_step();
+        l.hi = any ? std::max(l.hi, s.last_step()) : s.last_step();
+        any = true;
+    }
+    l.label_w = std::min({label_w, kMaxLabel, std::max(4, width / 4)});
+    l.map_x = l.label_w + 1;
+    const auto span = static_cast<std::uint64_t>(l.hi) - static_cast<std::uint64_t>(l.lo) + 1;
+    l.columns = static_cast<int>(
+        std::max<std::uint64_t>(1, std::min<std::uint64_t>(span, std::max(1, width - l.map_x))));
+    l.column = state.column < 0 ? l.columns - 1 : std::min(state.column, l.columns - 1);
+
+    // The title, the map, then right under it the axis, the legend and the readout; the
+    // status line at the bottom.
+    const bool legend = height >= kLegendFrom, readout = height >= kReadoutFrom;
+    l.body_y = 1;
+    const int avail = std::max(1, height - 1 - l.body_y - 1 - legend - readout);
+    l.body_rows = std::clamp(l.rows, 1, avail);
+    int y = l.body_y + l.body_rows;
+    l.axis_y = y++;
+    if (legend) l.legend_y = y++;
+    if (readout) l.readout_y = y;
+    l.first = l.row / l.body_rows * l.body_rows;
+    if (!query || !any) return f;
+    for (int i = l.first; i < std::min(l.rows, l.first + l.body_rows); ++i) {
+        f.cols.emplace_back(l.columns);
+        model.store().at(g.series[i]).query(l.lo, l.hi + 1, f.cols.back());
+    }
+    f.ramp = make_ramp(f.cols);
+    return f;
+}
+
+// ---- drawing
+
+void draw_title(Canvas& canvas, const Frame& f, const ViewModel& model) {
+    const HeatmapLayout& l = f.l;
+    const bool ascii = model.ascii();
+    const std::string dash = ascii ? "-" : "–";
+    const std::string x = ascii ? "x" : "×";
+    const std::uint64_t span = static_cast<std::uint64_t>(l.hi - l.lo) + 1;
+    std::vector<Piece> pieces = {{l.group->tag, {Role::kTitle, true}}};
+    std::string what = fmt::format("{} {} {} steps {}{}{}", l.rows,
+                                   f.many_runs ? "series" : (l.rows == 1 ? "rank" : "ranks"), x,
+                                   short_step(l.lo), dash, short_step(l.hi));
+    pieces.push_back({what, {Role::kDim}});
+    const double per = static_cast<double>(span) / l.columns;
+    pieces.push_back(
+        {per <= 1 ? std::string("1 step a column")
+                  : fmt::format("{} steps a column", short_value(std::round(per * 10) / 10)),
+         {Role::kDim}});
+    draw_pieces(canvas, 0, 0, canvas.width(), pieces, ascii);
+}
+
+char32_t cell_glyph(const HeatCell& c, GlyphTier tier) {
+    switch (c.kind) {
+        case CellKind::kEmpty:
+            return U' ';
+        case CellKind::kNan:
+            return marks(tier).nan;
+        case CellKind::kSpike:
+            return marks(tier).clipped_up;
+        case CellKind::kDip:
+            return marks(tier).clipped_down;
+        case CellKind::kLevel:
+            break;
+    }
+    return heat_glyph(c.level, tier);
+}
+
+Style cell_style(const HeatCell& c) {
+    switch (c.kind) {
+        case CellKind::kNan:
+            return {Role::kNan, true};
+        case CellKind::kSpike:
+        case CellKind::kDip:
+            return {Role::kWarn, true};
+        default:
+            return {heat_role(c.level)};
+    }
+}
+
+void draw_map(Canvas& canvas, const Frame& f, const ViewModel& model) {
+    const HeatmapLayout& l = f.l;
+    const GlyphTier tier = model.glyphs();
+    const bool ascii = model.ascii();
+    for (std::size_t i = 0; i < f.cols.size(); ++i) {
+        const int r = l.first + static_cast<int>(i);
+        const int y = l.body_y + static_cast<int>(i);
+        const SeriesId id = l.group->series[r];
+        const AlertLevel alert = model.analyzer().series_state(id).level;
+        Style label = alert == AlertLevel::kAlert  ? Style{Role::kAlert, true}
+                      : alert == AlertLevel::kWarn ? Style{Role::kWarn, true}
+                                                   : Style{Role::kText};
+        if (r == l.row) {
+            label = {Role::kAccent, true, true};
+            canvas.fill(0, y, l.label_w, 1, U' ', label);
+        }
+        canvas.text(0, y, fit(row_label(model.run_rank(id), f.many_runs), l.label_w, ascii), label);
+        for (int c = 0; c < l.columns; ++c) {
+            const HeatCell cell = classify(f.cols[i][c], f.ramp);
+            if (r == l.row && c == l.column)
+                canvas.put(l.map_x + c, y, ascii ? U'O' : U'◆', {Role::kAccent, true});
+            else
+                canvas.put(l.map_x + c, y, cell_glyph(cell, tier), cell_style(cell));
+        }
+    }
+}
+
+// A round step interval at least `min` steps wide: 1, 2, 5 times a power of ten.
+std::int64_t nice_interval(double min) {
+    double p = 1;
+    while (p * 10 <= min) p *= 10;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * p >= min) return static_cast<std::int64_t>(m * p);
+    return static_cast<std::int64_t>(10 * p);
+}
+
+// The step axis: round steps under the columns holding them, the last step at the end, and a
+// mark under the selected column (labels it would cut give way).
+void draw_axis(Canvas& canvas, const Frame& f, bool ascii) {
+    const HeatmapLayout& l = f.l;
+    const int y = l.axis_y;
+    canvas.text(0, y, "step", {Role::kDim}, l.label_w);
+    const std::uint64_t span = static_cast<std::uint64_t>(l.hi - l.lo) + 1;
+    auto column_of = [&](std::int64_t step) {
+        return static_cast<int>(static_cast<unsigned __int128>(step - l.lo) * l.columns / span);
+    };
+    const int sel = l.map_x + l.column;
+    const std::string last = short_step(l.hi);
+    const int last_x = l.map_x + l.columns - display_width(last);
+    const int widest = std::max(display_width(short_step(l.lo)), display_width(last));
+    const double per_column = static_cast<double>(span) / l.columns;
+    const std::int64_t every = nice_interval(per_column * (widest + 3));
+    int free_from = l.map_x;  // labels never touch
+    auto place = [&](int x, const std::string& text) {
+        const int w = display_width(text);
+        if (x < free_from || x + w > l.map_x + l.columns) return;
+        if (sel >= x - 1 && sel <= x + w) return;  // the selection's mark has the spot
+        canvas.text(x, y, text, {Role::kDim});
+        free_from = x + w + 2;
+    };
+    std::int64_t step = l.lo % every == 0 ? l.lo : (l.lo / every + (l.lo > 0)) * every;
+    for (; step <= l.hi; step += every) {
+        const int x = l.map_x + column_of(step);
+        if (step != l.hi && x + widest + 2 > last_x) break;  // the last step's spot
+        place(x, short_step(step));
+    }
+    place(last_x, last);
+    canvas.put(sel, y, ascii ? U'^' : U'▲', {Role::kAccent, true});
+}
+
+void draw_legend(Canvas& canvas, const Frame& f, const ViewModel& model) {
+    const HeatmapLayout& l = f.l;
+    const bool ascii = model.ascii();
+    const GlyphTier tier = model.glyphs();
+    const int y = l.legend_y;
+    const int w = canvas.width();
+    if (!f.ramp.any) {
+        canvas.text(0, y, "no finite values", {Role::kDim}, w);
+        return;
+    }
+    int x = draw_pieces(canvas, 0, y, w,
+                        {{"mean of a column:", {Role::kDim}},
+                         {short_value(f.ramp.unscale(f.ramp.lo)), {Role::kText}, 1}},
+                        ascii);
+    if (x + 1 + kHeatRoles > w) return;
+    ++x;
+    for (int level = 0; level < kHeatRoles; ++level)
+        canvas.put(x++, y, heat_glyph(level, tier), {heat_role(level)});
+    std::vector<Piece> rest = {
+        {short_value(f.ramp.unscale(f.ramp.hi)) + (f.ramp.log ? " (log)" : ""), {Role::kText}, 1},
+    };
+    std::string arrows;
+    append_utf8(arrows, marks(tier).clipped_up);
+    append_utf8(arrows, marks(tier).clipped_down);
+    std::string nan;
+    append_utf8(nan, marks(tier).nan);
+    rest.push_back({arrows + " spike/dip in a column", {Role::kWarn, true}});
+    rest.push_back({nan + " nan/inf", {Role::kNan, true}});
+    rest.push_back({"blank: no points", {Role::kDim}});
+    draw_pieces(canvas, x + 1, y, w, rest, ascii);
+}
+
+void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model) {
+    const HeatmapLayout& l = f.l;
+    const int i = l.row - l.first;
+    if (i < 0 || i >= static_cast<int>(f.cols.size())) return;
+    const bool ascii = model.ascii();
+    const ColumnSummary& c = f.cols[i][l.column];
+    const std::string dash = ascii ? "-" : "–";
+    const std::int64_t a = l.bucket_start(l.column), b = l.bucket_start(l.column + 1) - 1;
+    std::string where =
+        row_label(model.run_rank(l.group->series[l.row]), f.many_runs) +
+        (a == b ? " step " + short_step(a) : " steps " + short_step(a) + dash + short_step(b)) +
+        ":";
+    std::vector<Piece> pieces = {{where, {Role::kTitle, true}}};
+    if (c.empty()) {
+        pieces.push_back({"no points", {Role::kDim}, 1});
+    } else {
+        const HeatCell cell = classify(c, f.ramp);
+        if (has_finite(c)) {
+            const bool one = c.count == 1;
+            pieces.push_back(
+                {(one ? "value " : "mean ") + short_value(c.mean),
+                 {cell.kind == CellKind::kLevel ? heat_role(cell.level) : Role::kText, true},
+                 1});
+            if (!one && c.min != c.max)
+                pieces.push_back({", min " + short_value(c.min) + ", max " + short_value(c.max),
+                                  {Role::kText},
+                                  0});
+        }
+        pieces.push_back(
+            {fmt::format("({} point{})", c.count, c.count == 1 ? "" : "s"), {Role::kDim}, 1});
+        if (non_finite(c)) {
+            std::string text;
+            if (c.nan) text += fmt::format("{} nan", c.nan);
+            if (c.pos_inf) text += fmt::format("{}{} inf", text.empty() ? "" : ", ", c.pos_inf);
+            if (c.neg_inf) text += fmt::format("{}{} -inf", text.empty() ? "" : ", ", c.neg_inf);
+            pieces.push_back({text, {Role::kNan, true}});
+        }
+        if (cell.kind == CellKind::kSpike || cell.kind == CellKind::kDip) {
+            std::string text;
+            append_utf8(text, cell_glyph(cell, model.glyphs()));
+            text += cell.kind == CellKind::kSpike ? " a spike" : " a dip";
+            pieces.push_back({text, {Role::kWarn, true}});
+        }
+    }
+    draw_pieces(canvas, 0, l.readout_y, canvas.width(), pieces, ascii);
+}
+
+}  // namespace
+
+std::int64_t HeatmapLayout::bucket_start(int c) const {
+    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+    const auto offset =
+        static_cast<std::uint64_t>(static_cast<unsigned __int128>(span) * static_cast<unsigned>(c) /
+                                   static_cast<unsigned>(std::max(1, columns)));
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + offset);
+}
+
+HeatmapLayout heatmap_layout(const HeatmapState& state, const ViewModel& model, int width,
+                             int height) {
+    return make_frame(state, model, width, height, false).l;
+}
+
+char32_t heat_glyph(int level, GlyphTier tier) {
+    static constexpr char32_t kShades[kHeatRoles] = {U'░', U'░', U'░', U'▒', U'▒',
+                                                     U'▓', U'▓', U'▓', U'█', U'█'};
+    static constexpr char32_t kAscii[kHeatRoles] = {U'.', U',', U':', U'-', U'=',
+                                                    U'+', U'*', U'#', U'%', U'@'};
+    const int i = std::clamp(level, 0, kHeatRoles - 1);
+    return tier == GlyphTier::kAscii ? kAscii[i] : kShades[i];
+}
+
+void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState& state) {
+    canvas.clear();
+    if (too_small(canvas)) {
+        draw_too_small(canvas, "heatmap");
+        return;
+    }
+    const Frame f = make_frame(state, model, canvas.width(), canvas.height(), true);
+    const HeatmapLayout& l = f.l;
+    if (!l.group || f.cols.empty()) {
+        const std::string text =
+            l.group ? l.group->tag + ": no points yet"
+            : model.hidden() > 0
+                ? fmt::format("no series match the filter ({} hidden)", model.hidden())
+                : std::string("no scalar series read yet");
+        canvas.text(1, 1, fit(text, canvas.width() - 2, model.ascii()), {Role::kDim});
+        draw_status(canvas, model, "heatmap");
+        return;
+    }
+    draw_title(canvas, f, model);
+    draw_map(canvas, f, model);
+    draw_axis(canvas, f, model.ascii());
+    if (l.legend_y >= 0) draw_legend(canvas, f, model);
+    if (l.readout_y >= 0) draw_readout(canvas, f, model);
+
+    std::string right;
+    if (l.rows > l.body_rows)
+        right = fmt::format("rows {}-{} of {}, ", l.first + 1,
+                            std::min(l.rows, l.first + l.body_rows), l.rows);
+    const auto& groups = model.groups();
+    const auto index = static_cast<int>(l.group - groups.data());
+    right += fmt::format("tag {}/{}", index + 1, groups.size());
+    draw_status(canvas, model, right);
+}
+
+bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, int width,
+                    int height) {
+    const HeatmapLayout l = heatmap_layout(state, model, width, height);
+    if (!l.group) return false;
+    const HeatmapState before = state;
+    int row = l.row, column = l.column;
+    switch (action) {
+        case Action::kUp:
+            --row;
+            break;
+        case Action::kDown:
+            ++row;
+            break;
+        case Action::kPageUp:
+            row -= l.body_rows;
+            break;
+        case Action::kPageDown:
+            row += l.body_rows;
+            break;
+        case Action::kFirst:
+            row = 0;
+            break;
+        case Action::kLast:
+            row = l.rows - 1;
+            break;
+        case Action::kLeft:
+            --column;
+            break;
+        case Action::kRight:
+            ++column;
+            break;
+        case Action::kNextSeries:
+        case Action::kPreviousSeries: {
+            const auto& groups = model.groups();
+            const int n = static_cast<int>(groups.size());
+            const int i = static_cast<int>(l.group - groups.data());
+            const int next = (i + (action == Action::kNextSeries ? 1 : n - 1)) % n;
+            state.tag = groups[next].tag;
+            break;
+        }
+        default:
+            return false;
+    }
+    state.row = std::clamp(row, 0, std::max(0, l.rows - 1));
+    column = std::clamp(column, 0, l.columns - 1);
+    // The last column follows the newest steps as they arrive.
+    state.column = column == l.columns - 1 ? -1 : column;
+    return state.row != before.row || state.column != before.column || state.tag != before.tag;
+}
+
+bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, int width,
+                   int height) {
+    if (width < kMinWidth || height < kMinHeight) return false;
+    const HeatmapLayout l = heatmap_layout(state, model, width, height);
+    if (!l.group) return false;
+    const int r = l.first + y - l.body_y;
+    if (y < l.body_y || y >= l.body_y + l.body_rows || r >= l.rows) return false;
+    const HeatmapState before = state;
+    state.row = r;
+    if (x >= l.map_x && x < l.map_x + l.columns) {
+        const int c = x - l.map_x;
+        state.column = c == l.columns - 1 ? -1 : c;
+    }
+    return state.row != before.row || state.column != before.column;
+}
+
+HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& model, int width,
+                                   int height) {
+    const HeatmapLayout l = heatmap_layout(state, model, width, height);
     HeatmapSelection s;
-    if (!model.groups().empty()) s.group = &model.groups()[0];
+    s.group = l.group;
+    if (!l.group || l.rows == 0) return s;
+    s.series = l.group->series[l.row];
+    const Series& series = model.store().at(s.series);
+    if (series.empty()) return s;
+    const std::int64_t a = l.bucket_start(l.column), b = l.bucket_start(l.column + 1);
+    ColumnSummary c;
+    series.query(a, b, {&c, 1});
+    s.step = c.empty() ? a : c.last_step;
     return s;
 }
 

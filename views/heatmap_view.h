@@ -1,11 +1,41 @@
 // View 3, heatmap: rank x step of the selected tag, each cell the value of that rank over that
 // column's steps mapped onto the theme's heat ramp (Role::kHeat0..9), NaN/Inf with their own
 // glyph in Role::kNan.
+//
+//   train/grad_norm  4 ranks x steps 0-399, 5 steps a column          <- title
+//   r0   ░░▒░░▒▒░░░▒░░░▒░░▒░░░░▒░░░░▒░░░▒                              <- a row per (run, rank)
+//   r1   ░░▒░░░▒░░░░▒░░░░░░▒↑░░▒░░░▒░░░░▒
+//   r2   ▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒×▒▒▒▒▒▒▒▒
+//   step 0        100        200        300    399                  <- the step axis
+//   mean of a column: 0.91 ░░░▒▒▓▓▓██ 1.65  ↑ spike  × nan/inf  blank: no data
+//   r1 steps 195-199: mean 8.12, min 1.04, max 36.41 (5 points) ↑ spike   <- the selection
+//
+// Rows are the tag's series ((run, rank) pairs; "run:r3" labels across runs), paged vertically.
+// Columns split the tag's common step range evenly across the canvas (one step a column when
+// there are fewer steps than columns), each queried with Series::query, so a column's count,
+// min, max, mean and NaN/Inf counts are exact, whatever was folded.
+//
+// A cell is coloured by the mean of its column's points: the mean is the rank's level there,
+// what a heatmap compares across ranks and steps, and it does not paint every column of a noisy
+// series at the top of the ramp as the max would. What the mean hides it does not drop:
+//  - a column holding NaN or Inf draws the NaN mark in Role::kNan, whatever its mean: a single
+//    NaN among thousands of points must be seen, and a mean of the finite rest would hide it;
+//  - a column whose max (min) stands far above (below) the other columns' maxima (minima) - a
+//    spike averaged away in its column - draws ↑ (↓) in the colour of that extreme (robust: in
+//    the ramp's scale, beyond the ramp's range and 6 scaled MADs of the page's maxima), so a
+//    one-point spike is visible however many points share its column;
+//  - the readout of the selected cell gives its mean, min, max and count.
+// The ramp spans the 1st to 99th percentile of the page's column means (so one extreme column
+// does not flatten every other into one colour; columns beyond sit at the ramp's ends), in log
+// scale when every value is positive and they span over two decades. The level is in the glyph
+// as well as the colour, so the map reads without colour: shades ░▒▓█ in Unicode tiers, the
+// density ramp .,:-=+*#%@ in ascii.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "views/actions.h"
 #include "views/canvas.h"
@@ -16,19 +46,41 @@ namespace runtop::ui {
 struct HeatmapState {
     std::string tag;  // the tag shown; "" = the first card's (ViewModel::groups()[0])
     int row = 0;      // selected rank row; clamped
-    int column = -1;  // selected step column, -1 = the newest; clamped
+    int column = -1;  // selected step column, -1 = the newest (it follows new steps); clamped
 };
+
+// Where things are on a canvas of this size: what draw, handle, click and selection share.
+struct HeatmapLayout {
+    const TagGroup* group = nullptr;  // nullptr: nothing to show
+    int rows = 0;                     // the tag's series
+    int row = 0, column = 0;          // the selection, clamped (column resolved from -1)
+    std::int64_t lo = 0, hi = 0;      // the tag's steps, [lo, hi]
+    int columns = 0;                  // step columns (buckets)
+    int label_w = 0, map_x = 0;       // the row labels, then the map
+    int body_y = 1, body_rows = 1, first = 0;
+    int axis_y = -1, legend_y = -1, readout_y = -1;
+    // Column c covers steps [bucket_start(c), bucket_start(c + 1)), as Series::query splits.
+    std::int64_t bucket_start(int c) const;
+};
+HeatmapLayout heatmap_layout(const HeatmapState& state, const ViewModel& model, int width,
+                             int height);
+
+// The glyph of ramp level 0..9 in a tier: ░░░▒▒▓▓▓██ or .,:-=+*#%@.
+char32_t heat_glyph(int level, GlyphTier tier);
 
 void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState& state);
 
-// Navigation (kUp/kDown rows, kLeft/kRight columns, pages, kFirst/kLast) for a canvas of this
-// size. Returns whether the state changed.
+// Navigation for a canvas of this size: kUp/kDown rows, kLeft/kRight columns (the last column
+// follows the newest steps), kPageUp/kPageDown a page of rows, kFirst/kLast the first/last row;
+// kNextSeries/kPreviousSeries the next/previous tag. Returns whether the state changed.
 bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, int width,
                     int height);
+// A left click on a cell selects its row and column; on a label, the row.
 bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, int width,
                    int height);
 
-// What Enter opens: the series of the selected row and the step of the selected column.
+// What Enter opens: the series of the selected row and the step of the selected column (its
+// newest point's step, else where the column starts).
 struct HeatmapSelection {
     const TagGroup* group = nullptr;
     SeriesId series = kNoSeries;

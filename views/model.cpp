@@ -148,9 +148,14 @@ std::uint64_t ViewModel::points() const {
 AlertCounts ViewModel::alert_counts() const {
     AlertCounts c;
     for (SeriesId id : selected_) {
-        const AlertLevel level = analyzer_.series_state(id).level;
-        c.alert += level == AlertLevel::kAlert;
-        c.warn += level == AlertLevel::kWarn;
+        const AlertState& state = analyzer_.series_state(id);
+        if (state.level == AlertLevel::kOk) continue;
+        if (state.acknowledged) {
+            ++c.acknowledged;
+            continue;
+        }
+        c.alert += state.level == AlertLevel::kAlert;
+        c.warn += state.level == AlertLevel::kWarn;
     }
     return c;
 }

@@ -39,11 +39,21 @@ struct TagGroup {
 struct IngestInfo {
     std::size_t roots = 0;
     std::uint64_t files = 0;
+    // The dashboard's live state (snapshot leaves these alone: a one-shot read).
+    bool live = false;
+    bool following = true;       // false: paused by the user, new data waits
+    bool backfilling = false;    // still reading what was on disk at start
+    double rate = 0;             // points per second taken in, over the last seconds
+    std::uint64_t waiting = 0;   // points read but not yet taken in
+    double now = 0;              // the wall clock (seconds) the stall durations are told from
+    std::string note;            // the latest reader warning (file and reason)
+    std::uint64_t warnings = 0;  // reader warnings so far
 };
 
 struct AlertCounts {
-    std::size_t alert = 0;  // selected series in each state
+    std::size_t alert = 0;  // selected series in each state, not acknowledged
     std::size_t warn = 0;
+    std::size_t acknowledged = 0;  // selected series in alert or warn the user acknowledged
 };
 
 class ViewModel {

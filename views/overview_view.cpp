@@ -105,7 +105,7 @@ CardData query_card(const ViewModel& model, const TagGroup& group, int columns) 
         const Series& s = model.store().at(id);
         if (s.empty()) continue;
         CardSeries cs{id, std::vector<ColumnSummary>(columns), s.back().value};
-        s.query(d.lo, end, cs.columns);
+        s.query(d.lo, end, cs.columns, nullptr, /*snap=*/true);
         trend_windows(s, cs);
         for (int c = 0; c < columns; ++c) merge_into(d.envelope[c], cs.columns[c]);
         d.series.push_back(std::move(cs));
@@ -148,41 +148,6 @@ std::size_t choose_focus(const ViewModel& model, const CardData& d,
         }
     }
     return far_off > 0.1 * std::fabs(median) && far_off > 0 ? far : 0;
-}
-
-std::string short_run(std::string_view run) {
-    const std::size_t slash = run.rfind('/');
-    return std::string(slash == std::string_view::npos ? run : run.substr(slash + 1));
-}
-
-// "r2", or the run's last component (and rank) when the card spans runs.
-std::string series_label(const ViewModel& model, SeriesId id, bool many_runs) {
-    const RunRank rr = model.run_rank(id);
-    std::string rank = rr.rank == kNoRank ? std::string() : fmt::format("r{}", rr.rank);
-    if (!many_runs) return rank.empty() ? short_run(rr.run) : rank;
-    std::string run = fit(short_run(rr.run), 12, model.ascii());
-    return rank.empty() ? run : run + " " + rank;
-}
-
-// "4 ranks", "rank 3", "2 runs", "2 runs, 8 series".
-std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids) {
-    std::set<std::string_view> runs;
-    std::set<int> ranks;
-    for (SeriesId id : ids) {
-        const SeriesKey& k = model.store().at(id).key();
-        runs.insert(k.run);
-        if (k.rank != kNoRank) ranks.insert(k.rank);
-    }
-    if (runs.size() <= 1) {
-        if (ids.size() == 1) {
-            const SeriesKey& k = model.store().at(ids[0]).key();
-            return k.rank == kNoRank ? short_run(k.run) : fmt::format("rank {}", k.rank);
-        }
-        if (ranks.size() == ids.size()) return fmt::format("{} ranks", ids.size());
-        return fmt::format("{} series", ids.size());
-    }
-    if (ranks.empty() && runs.size() == ids.size()) return fmt::format("{} runs", runs.size());
-    return fmt::format("{} runs, {} series", runs.size(), ids.size());
 }
 
 // Band `band` of `bands` (0 at the bottom) of a range, in its scale.
@@ -441,6 +406,97 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
                                   : fmt::format("{} card{}", cards, cards == 1 ? "" : "s");
     if (pages > 1 && w >= 60) right += fmt::format(" ({} cards)", cards);
     draw_status(canvas, model, right);
+}
+
+}  // namespace runtop::ui
+
+namespace runtop::ui {
+
+namespace {
+
+int clamped_page(const OverviewState& state, const ViewModel& model, const OverviewLayout& l) {
+    return std::clamp(state.page, 0, overview_pages(model, l) - 1);
+}
+
+}  // namespace
+
+bool overview_handle(OverviewState& state, Action action, const ViewModel& model, int width,
+                     int height) {
+    const int cards = static_cast<int>(model.groups().size());
+    if (cards == 0) return false;
+    const OverviewLayout l = overview_layout(width, height, cards);
+    const int per = std::max(1, l.per_page());
+    const int page = clamped_page(state, model, l);
+    const OverviewState before = state;
+    int sel = state.selected;
+    if (sel < 0 || sel >= cards) {
+        // Nothing selected yet: the first move selects what the user is looking at, except
+        // for moves that say where to go.
+        if (action == Action::kPageDown || action == Action::kPageUp) {
+            state.page = std::clamp(page + (action == Action::kPageDown ? 1 : -1), 0,
+                                    overview_pages(model, l) - 1);
+            return state.page != before.page;
+        }
+        sel = action == Action::kLast ? cards - 1 : page * per;
+        if (action != Action::kFirst && action != Action::kLast) {
+            state.selected = sel;
+            state.page = sel / per;
+            return true;
+        }
+    }
+    switch (action) {
+        case Action::kLeft:
+            sel -= 1;
+            break;
+        case Action::kRight:
+            sel += 1;
+            break;
+        case Action::kUp:
+            sel -= l.columns;
+            break;
+        case Action::kDown:
+            sel += l.columns;
+            break;
+        case Action::kPageUp:
+            sel -= per;
+            break;
+        case Action::kPageDown:
+            sel += per;
+            break;
+        case Action::kFirst:
+            sel = 0;
+            break;
+        case Action::kLast:
+            sel = cards - 1;
+            break;
+        default:
+            return false;
+    }
+    // Moving past an edge stops at it (a down arrow on the last row still reaches the last card).
+    state.selected = std::clamp(sel, 0, cards - 1);
+    state.page = state.selected / per;
+    return state.selected != before.selected || state.page != before.page;
+}
+
+int overview_card_at(const OverviewState& state, int x, int y, const ViewModel& model, int width,
+                     int height) {
+    const int cards = static_cast<int>(model.groups().size());
+    const OverviewLayout l = overview_layout(width, height, cards);
+    if (x < 0 || x >= width || y < 0 || l.card_height <= 0) return -1;
+    const int row = y / l.card_height;
+    if (row >= l.rows) return -1;
+    int col = 0;
+    while (col + 1 < l.columns && x >= (col + 1) * width / l.columns) ++col;
+    const int index = clamped_page(state, model, l) * l.per_page() + row * l.columns + col;
+    return index < cards ? index : -1;
+}
+
+int overview_target(const OverviewState& state, const ViewModel& model, int width, int height) {
+    const int cards = static_cast<int>(model.groups().size());
+    if (cards == 0) return -1;
+    if (state.selected >= 0 && state.selected < cards) return state.selected;
+    const OverviewLayout l = overview_layout(width, height, cards);
+    return std::min(cards - 1, clamped_page(state, model, l) * l.per_page());
 }
 
 }  // namespace runtop::ui

@@ -29,6 +29,7 @@
 
 #include <optional>
 
+#include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"
 
@@ -56,5 +57,16 @@ OverviewLayout overview_layout(int width, int height, int cards);
 int overview_pages(const ViewModel& model, const OverviewLayout& layout);
 
 void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& state);
+
+// Moves the selection (arrows across the grid, pages, first/last) for a canvas of this size;
+// the page follows the selection. The first move selects the page's first card. Returns
+// whether the state changed.
+bool overview_handle(OverviewState& state, Action action, const ViewModel& model, int width,
+                     int height);
+// The card at cell (x, y), -1 when none (the status line, an empty slot).
+int overview_card_at(const OverviewState& state, int x, int y, const ViewModel& model, int width,
+                     int height);
+// The card Enter opens: the selected one, else the first of the page (-1 when none).
+int overview_target(const OverviewState& state, const ViewModel& model, int width, int height);
 
 }  // namespace runtop::ui

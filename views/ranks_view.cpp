@@ -1,19 +1,906 @@
-// Placeholder until the ranks view lands (being written now).
 #include "views/ranks_view.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/format.h"
+#include "views/glyphs.h"
+#include "views/sparkline.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
+namespace {
 
-void draw_ranks(Canvas& canvas, const ViewModel& model, const RanksState&) {
-    canvas.clear();
-    draw_status(canvas, model, "ranks");
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+enum Stat { kMean, kStd, kMin, kMax, kOutliers, kStats };
+constexpr std::array<const char*, kStats> kStatHeads = {"MEAN", "STD", "MIN", "MAX", "OUTLIERS"};
+// Which statistics give way first on a narrow canvas: the outliers say the most.
+constexpr std::array<Stat, kStats> kStatDrop = {kStd, kMin, kMax, kMean, kOutliers};
+constexpr int kMaxCell = 9;       // the widest short_value ("-1.235e-7")
+constexpr int kMaxOutliers = 16;  // "3 (job:r12 worst)" is cut there
+constexpr int kMaxTag = 40;
+constexpr int kMinRankCells = 4;  // statistics give way before the page shows fewer ranks
+constexpr int kSparkLast = 9;     // sparkline mode: LAST and VS MEDIAN columns
+constexpr int kSparkDev = 9;
+
+// Lines at the bottom: the status line always, the selection's readout and the legend when
+// the canvas has the rows.
+constexpr int kReadoutFrom = 8;
+constexpr int kLegendFrom = 10;
+
+
+// "r3", or "job:r3" when the columns span runs; a run without ranks by its name.
+std::string column_name(const RunRank& rr, bool many_runs) {
+    if (rr.rank == kNoRank) return rr.run.empty() ? "no rank" : short_run(rr.run);
+    const std::string rank = fmt::format("r{}", rr.rank);
+    return many_runs ? short_run(rr.run) + ":" + rank : rank;
 }
-bool ranks_handle(RanksState&, Action, const ViewModel&, int, int) { return false; }
-bool ranks_click(RanksState&, int, int, const ViewModel&, int, int) { return false; }
-RanksSelection ranks_selection(const RanksState&, const ViewModel& model, int, int) {
+
+// The header cell: the rank alone (with several runs, the row above names the run).
+std::string column_head(const RunRank& rr) {
+    if (rr.rank == kNoRank) return rr.run.empty() ? "-" : short_run(rr.run);
+    return fmt::format("r{}", rr.rank);
+}
+
+// One tag across every column: its series, newest values and the statistics of the ranks.
+struct Row {
+    const TagGroup* group = nullptr;
+    std::vector<SeriesId> series;  // per column, kNoSeries when that rank has no such tag
+    std::vector<double> last;      // per column, the newest value (NaN when none)
+    std::vector<std::int64_t> step;
+    CrossRankStats stats;
+};
+
+// The column of (run, rank), -1 when none: by rank alone when the runs share the columns.
+int column_of(const std::vector<RunRank>& columns, bool by_rank, const RunRank& rr) {
+    const auto it =
+        by_rank
+            ? std::lower_bound(columns.begin(), columns.end(), rr,
+                               [](const RunRank& a, const RunRank& b) { return a.rank < b.rank; })
+            : std::lower_bound(columns.begin(), columns.end(), rr);
+    if (it == columns.end() || it->rank != rr.rank || (!by_rank && it->run != rr.run)) return -1;
+    return static_cast<int>(it - columns.begin());
+}
+
+Row make_row(const ViewModel& model, const TagGroup& group, const std::vector<RunRank>& columns,
+             bool by_rank, CrossRankScratch& scratch) {
+    Row row;
+    row.group = &group;
+    row.series.assign(columns.size(), kNoSeries);
+    row.last.assign(columns.size(), kNaN);
+    row.step.assign(columns.size(), 0);
+    std::vector<RankValue> values;
+    values.reserve(group.series.size());
+    for (SeriesId id : group.series) {
+        const Series& s = model.store().at(id);
+        if (s.empty()) continue;
+        const int c = column_of(columns, by_rank, model.run_rank(id));
+        if (c < 0) continue;
+        const Point p = s.back();
+        row.series[c] = id;
+        row.last[c] = p.value;
+        row.step[c] = p.step;
+        values.push_back({c, p.value});  // the column as the rank: outliers name columns
+    }
+    compute_cross_rank(values, {}, scratch, row.stats);
+    return row;
+}
+
+// The column of the finite outlier furthest from the median, -1 when none.
+int worst_outlier(const Row& row) {
+    int worst = -1;
+    double far = -1;
+    for (int c : row.stats.outlier_ranks) {
+        const double off = std::fabs(row.last[c] - row.stats.median);
+        if (off > far) {
+            far = off;
+            worst = c;
+        }
+    }
+    return worst;
+}
+
+struct StatCell {
+    std::string text;
+    Style style;
+};
+
+StatCell stat_cell(const Row& row, Stat stat, const std::vector<RunRank>& columns, bool many_runs) {
+    const CrossRankStats& s = row.stats;
+    const bool none = s.finite == 0;
+    switch (stat) {
+        case kMean:
+            return {none ? "-" : short_value(s.mean), {none ? Role::kDim : Role::kText}};
+        case kStd:
+            return {none ? "-" : short_value(s.std), {none ? Role::kDim : Role::kText}};
+        case kMin:
+            return {none ? "-" : short_value(s.min), {none ? Role::kDim : Role::kText}};
+        case kMax:
+            return {none ? "-" : short_value(s.max), {none ? Role::kDim : Role::kText}};
+        case kOutliers:
+        case kStats:
+            break;
+    }
+    const std::size_t n = s.outlier_ranks.size();
+    const int bad = s.non_finite;
+    if (n == 0 && bad == 0) return {"0", {Role::kDim}};
+    std::string text;
+    if (n == 1) {
+        text = "1 " + column_name(columns[worst_outlier(row)], many_runs);
+    } else if (n > 1) {
+        text = fmt::format("{} ({} worst)", n, column_name(columns[worst_outlier(row)], many_runs));
+    }
+    if (bad > 0) {
+        if (n == 0)
+            text = fmt::format("{} nan {}", bad,
+                               column_name(columns[s.non_finite_ranks.front()], many_runs));
+        else
+            text += fmt::format(" +{} nan", bad);
+    }
+    return {text, n > 0 ? Style{Role::kAlert, true} : Style{Role::kNan, true}};
+}
+
+// The distance from the median as a person reads it: "+2.1%", "-35%", "×30" far off, or a
+// plain difference when the median is 0.
+std::string deviation_text(double value, double median, bool ascii) {
+    if (!std::isfinite(value) || !std::isfinite(median)) return "-";
+    const double diff = value - median;
+    if (median == 0) return (diff >= 0 ? "+" : "") + short_value(diff);
+    const double rel = diff / std::fabs(median);
+    if (std::fabs(rel) < 0.9995) return fmt::format("{:+.1f}%", rel * 100);
+    if (std::fabs(rel) < 9.995) return fmt::format("{:+.0f}%", rel * 100);
+    return (ascii ? "x" : "×") + fmt::format("{:.3g}", value / median);
+}
+
+std::string_view level_words(CellLevel level) {
+    switch (level) {
+        case CellLevel::kOk:
+            return "near the median";
+        case CellLevel::kOff:
+            return "off the median";
+        case CellLevel::kOutlier:
+            return "an outlier";
+        case CellLevel::kNonFinite:
+            return "not a number";
+    }
+    return "";
+}
+
+// Text pieces drawn one after the other, two columns apart; a piece that does not fit whole
+// ends the line (fitted when it is the first).
+struct Piece {
+    std::string text;
+    Style style;
+    int gap = 2;  // columns before it
+};
+void draw_pieces(Canvas& canvas, int x, int y, int end, const std::vector<Piece>& pieces,
+                 bool ascii) {
+    bool first = true;
+    for (const Piece& p : pieces) {
+        const int at = first ? x : x + p.gap;
+        const int room = end - at;
+        const int w = display_width(p.text);
+        if (w > room) {
+            if (first || room >= 8) canvas.text(at, y, fit(p.text, room, ascii), p.style);
+            return;
+        }
+        x = at + canvas.text(at, y, p.text, p.style);
+        first = false;
+    }
+}
+
+// Everything a frame needs: the geometry (what handle and click use too) and the page's data.
+struct Frame {
+    RanksLayout l;
+    std::vector<Row> rows;  // table: the page's tags; sparklines: the selected tag's row
+    // Table: the statistics columns.
+    std::array<bool, kStats> shown{};
+    std::array<int, kStats> stat_w{};
+    int rule_x = -1;  // the "│" before them, -1 when none is shown
+};
+
+// Rows for `count` lines from `top`, the legend and readout right under them (the status line
+// stays at the bottom).
+int body_rows_for(int height, int top, int count, bool readout, RanksLayout& l) {
+    const bool has_readout = readout && height >= kReadoutFrom;
+    const bool has_legend = height >= kLegendFrom;
+    const int avail = std::max(1, height - 1 - top - has_readout - has_legend);
+    const int rows = std::clamp(count, 1, avail);
+    int y = top + rows;
+    if (has_legend) l.legend_y = y++;
+    if (has_readout) l.readout_y = y;
+    return rows;
+}
+
+void table_frame(Frame& f, const ViewModel& model, int width, int height) {
+    RanksLayout& l = f.l;
+    const auto& groups = model.groups();
+    const int ncols = static_cast<int>(l.columns.size());
+    l.body_y = 2;  // a caption (or run names) row, then the heads
+    l.body_rows = body_rows_for(height, l.body_y, l.rows, true, l);
+    l.first = l.row / l.body_rows * l.body_rows;
+    CrossRankScratch scratch;
+    for (int i = l.first; i < std::min(l.rows, l.first + l.body_rows); ++i)
+        f.rows.push_back(make_row(model, groups[i], l.columns, l.by_rank, scratch));
+
+    // The tag column fits every tag (not only the page's: it must not jump between pages).
+    int tag_w = 3;
+    for (const TagGroup& g : groups) tag_w = std::max(tag_w, display_width(g.tag));
+    l.tag_w = std::min({tag_w, kMaxTag, std::max(12, width / 4)});
+
+    // Cells fit the page's values and every head.
+    int cell_w = 2;
+    for (const RunRank& rr : l.columns) cell_w = std::max(cell_w, display_width(column_head(rr)));
+    for (const Row& r : f.rows)
+        for (int c = 0; c < ncols; ++c)
+            if (r.series[c] != kNoSeries)
+                cell_w = std::max(cell_w, static_cast<int>(short_value(r.last[c]).size()));
+    l.cell_w = std::min(cell_w, kMaxCell);
+
+    for (int s = 0; s < kStats; ++s) {
+        f.shown[s] = true;
+        int w = display_width(kStatHeads[s]);
+        for (const Row& r : f.rows)
+            w = std::max(w, display_width(stat_cell(r, Stat(s), l.columns, l.many_runs).text));
+        f.stat_w[s] = std::min(w, s == kOutliers ? kMaxOutliers : kMaxCell);
+    }
+    auto stats_width = [&] {
+        int w = 0;
+        for (int s = 0; s < kStats; ++s)
+            if (f.shown[s]) w += f.stat_w[s] + 1;
+        return w > 0 ? w + 1 : 0;  // "│ " before them, no gap after the last
+    };
+    l.cell_x = l.tag_w + 1;
+    const int avail = width - l.cell_x;
+    // Every rank on one page is worth the statistics (the cells show the outliers); when they
+    // cannot all fit anyway, the statistics stay down to kMinRankCells ranks a page.
+    const int want =
+        std::max(1, ncols <= avail / (l.cell_w + 1) ? ncols : std::min(ncols, kMinRankCells));
+    // Two columns between cells when every rank fits so, one otherwise.
+    auto pitch = [&] { return avail - stats_width() >= ncols * (l.cell_w + 2) ? 2 : 1; };
+    for (Stat s : kStatDrop) {
+        if ((avail - stats_width()) / (l.cell_w + pitch()) >= want) break;
+        f.shown[s] = false;
+    }
+    l.pitch = l.cell_w + pitch();
+    l.per_page = std::clamp((avail - stats_width()) / l.pitch, 1, std::max(1, ncols));
+    l.first_column = l.column / l.per_page * l.per_page;
+    if (stats_width() > 0) f.rule_x = l.cell_x + l.per_page * l.pitch;
+}
+
+void sparkline_frame(Frame& f, const ViewModel& model, int width, int height) {
+    RanksLayout& l = f.l;
+    const int ncols = static_cast<int>(l.columns.size());
+    l.body_y = 2;  // the title, then the heads
+    // Each rank's row says what the readout would.
+    l.body_rows = body_rows_for(height, l.body_y, ncols, false, l);
+    l.first = l.column / l.body_rows * l.body_rows;
+    CrossRankScratch scratch;
+    if (l.rows > 0)
+        f.rows.push_back(make_row(model, model.groups()[l.row], l.columns, l.by_rank, scratch));
+    int label_w = 4;  // "RANK"
+    for (const RunRank& rr : l.columns)
+        label_w = std::max(label_w, display_width(column_name(rr, l.many_runs)));
+    l.label_w = std::min(label_w, std::max(6, width / 4));
+    l.spark_x = l.label_w + 1;
+    l.spark_w = width - l.spark_x - (kSparkLast + 1) - (kSparkDev + 1);
+    if (l.spark_w < 8) l.spark_w = width - l.spark_x - (kSparkLast + 1);
+    if (l.spark_w < 4) l.spark_w = width - l.spark_x;
+    l.spark_w = std::max(1, l.spark_w);
+    (void)ncols;
+}
+
+Frame make_frame(const RanksState& state, const ViewModel& model, int width, int height) {
+    Frame f;
+    RanksLayout& l = f.l;
+    l.columns = rank_columns(model, &l.by_rank);
+    for (std::size_t i = 1; i < l.columns.size(); ++i)
+        l.many_runs |= !l.by_rank && l.columns[i].run != l.columns[0].run;
+    l.rows = static_cast<int>(model.groups().size());
+    l.row = std::clamp(state.row, 0, std::max(0, l.rows - 1));
+    l.column = std::clamp(state.column, 0, std::max(0, static_cast<int>(l.columns.size()) - 1));
+    if (state.sparklines)
+        sparkline_frame(f, model, width, height);
+    else
+        table_frame(f, model, width, height);
+    return f;
+}
+
+// ---- drawing: the table
+
+// The row above the heads: what the cells are (one run) or whose they are (several runs), and
+// what the statistics are over.
+void draw_caption(Canvas& canvas, const Frame& f, bool ascii) {
+    const RanksLayout& l = f.l;
+    const char32_t rule = ascii ? U'-' : U'─';
+    const int ncols = static_cast<int>(l.columns.size());
+    const int last = std::min(ncols, l.first_column + l.per_page);
+    const int cells_end = l.cell_x + (last - l.first_column) * l.pitch - 1;
+    auto label = [&](int x, int end, const std::string& text, Style style) {
+        if (end - x < 2) return;
+        const int used = canvas.text(x, 0, fit(text, end - x, ascii), style);
+        if (x + used + 1 < end)
+            canvas.fill(x + used + 1, 0, end - x - used - 1, 1, rule, {Role::kDim});
+    };
+    if (!l.many_runs) {
+        label(l.cell_x, cells_end, "newest value of each rank", {Role::kDim});
+    } else {
+        // A run's name over the span of its columns on this page.
+        for (int c = l.first_column; c < last;) {
+            int e = c;
+            while (e < last && l.columns[e].run == l.columns[c].run) ++e;
+            const int x = l.cell_x + (c - l.first_column) * l.pitch;
+            const int end = l.cell_x + (e - l.first_column) * l.pitch - 1;
+            label(x, end, short_run(l.columns[c].run), {Role::kTitle});
+            c = e;
+        }
+    }
+    if (f.rule_x >= 0)
+        label(f.rule_x + 2, canvas.width(),
+              fmt::format("across all {} {}", ncols,
+                          l.many_runs ? "columns" : (ncols == 1 ? "rank" : "ranks")),
+              {Role::kDim});
+}
+
+// The x of each shown statistic, in order.
+std::array<int, kStats> stat_xs(const Frame& f) {
+    std::array<int, kStats> xs{};
+    int x = f.rule_x + 2;
+    for (int s = 0; s < kStats; ++s) {
+        xs[s] = x;
+        if (f.shown[s]) x += f.stat_w[s] + 1;
+    }
+    return xs;
+}
+
+void draw_heads(Canvas& canvas, const Frame& f) {
+    const RanksLayout& l = f.l;
+    const int y = l.body_y - 1;
+    const Style head{Role::kTitle, true};
+    canvas.text(0, y, "TAG", head);
+    const int last = std::min(static_cast<int>(l.columns.size()), l.first_column + l.per_page);
+    for (int c = l.first_column; c < last; ++c) {
+        const int x = l.cell_x + (c - l.first_column) * l.pitch;
+        const Style style = c == l.column ? Style{Role::kAccent, true, true} : head;
+        canvas.text_right(x + l.cell_w, y, fit(column_head(l.columns[c]), l.cell_w), style);
+    }
+    if (f.rule_x < 0) return;
+    const std::array<int, kStats> xs = stat_xs(f);
+    for (int s = 0; s < kStats; ++s) {
+        if (!f.shown[s]) continue;
+        if (s == kOutliers)
+            canvas.text(xs[s], y, kStatHeads[s], head, f.stat_w[s]);
+        else
+            canvas.text_right(xs[s] + f.stat_w[s], y, kStatHeads[s], head);
+    }
+}
+
+void draw_row(Canvas& canvas, const Frame& f, const Row& row, int index, int y, bool ascii) {
+    const RanksLayout& l = f.l;
+    const bool selected_row = index == l.row;
+    const Style tag_style =
+        selected_row ? Style{Role::kAccent, true, true} : Style{Role::kText, false};
+    if (selected_row) canvas.fill(0, y, l.tag_w, 1, U' ', tag_style);
+    canvas.text(0, y, fit(row.group->tag, l.tag_w, ascii), tag_style);
+    const int last = std::min(static_cast<int>(l.columns.size()), l.first_column + l.per_page);
+    for (int c = l.first_column; c < last; ++c) {
+        const int x = l.cell_x + (c - l.first_column) * l.pitch;
+        const bool selected = selected_row && c == l.column;
+        std::string text;
+        Style style;
+        if (row.series[c] == kNoSeries) {
+            text = ascii ? "-" : "·";
+            style = {Role::kDim};
+        } else {
+            text = short_value(row.last[c]);
+            style = cell_style(rank_deviation(row.last[c], row.stats).level);
+        }
+        if (selected) {
+            style = {Role::kAccent, true, true};
+            canvas.fill(x, y, l.cell_w, 1, U' ', style);
+        }
+        canvas.text_right(x + l.cell_w, y, fit(text, l.cell_w, ascii), style);
+    }
+    if (f.rule_x < 0) return;
+    const std::array<int, kStats> xs = stat_xs(f);
+    for (int s = 0; s < kStats; ++s) {
+        if (!f.shown[s]) continue;
+        const StatCell cell = stat_cell(row, Stat(s), l.columns, l.many_runs);
+        if (s == kOutliers)
+            canvas.text(xs[s], y, fit(cell.text, f.stat_w[s], ascii), cell.style);
+        else
+            canvas.text_right(xs[s] + f.stat_w[s], y, fit(cell.text, f.stat_w[s], ascii),
+                              cell.style);
+    }
+}
+
+// The legend: what the colours (and, without colour, the attributes) of a cell mean.
+void draw_legend(Canvas& canvas, int y, bool ascii, bool sparklines) {
+    std::vector<Piece> pieces = {
+        {sparklines ? "last values vs the median of the ranks:"
+                    : "cells vs the median of the ranks:",
+         {Role::kDim}},
+        {"near", cell_style(CellLevel::kOk), 1},
+        {"off", cell_style(CellLevel::kOff)},
+        {"outlier", cell_style(CellLevel::kOutlier)},
+        {"(beyond 5 MAD and 5%; off: half that)", {Role::kDim}, 1},
+        {"nan/inf", cell_style(CellLevel::kNonFinite)},
+        {ascii ? "- no data" : "· no data", {Role::kDim}},
+    };
+    draw_pieces(canvas, 0, y, canvas.width(), pieces, ascii);
+}
+
+// The selected cell in words: value, step, median, distance and verdict.
+void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model, int y, bool ascii) {
+    const RanksLayout& l = f.l;
+    const int r = l.row - l.first;
+    if (r < 0 || r >= static_cast<int>(f.rows.size()) || l.columns.empty()) return;
+    const Row& row = f.rows[r];
+    const int c = l.column;
+    std::vector<Piece> pieces;
+    std::string who = column_name(l.columns[c], l.many_runs);
+    if (row.series[c] != kNoSeries && l.by_rank && model.runs() > 1)
+        who += " (" + short_run(model.store().at(row.series[c]).key().run) + ")";
+    pieces.push_back({row.group->tag + " " + who + ":", {Role::kTitle, true}});
+    if (row.series[c] == kNoSeries) {
+        pieces.push_back({"no points of this tag on this rank", {Role::kDim}, 1});
+    } else {
+        const double v = row.last[c];
+        const CellDeviation d = rank_deviation(v, row.stats);
+        pieces.push_back({short_value(v), cell_style(d.level), 1});
+        pieces.push_back({"at step " + short_step(row.step[c]), {Role::kText}, 1});
+        if (row.stats.finite > 0) {
+            const std::string median = fmt::format("the median {} of {} ranks",
+                                                   short_value(row.stats.median), row.stats.finite);
+            pieces.push_back(
+                {"· " +
+                     (std::isfinite(v) ? deviation_text(v, row.stats.median, ascii) + " vs "
+                                       : std::string()) +
+                     median,
+                 {Role::kText},
+                 1});
+        }
+        pieces.push_back({"· " + std::string(level_words(d.level)), cell_style(d.level), 1});
+        const AlertLevel a = model.analyzer().series_state(row.series[c]).level;
+        if (a != AlertLevel::kOk)
+            pieces.push_back({std::string("· series in ") + std::string(alert_level_name(a)),
+                              {a == AlertLevel::kAlert ? Role::kAlert : Role::kWarn, true},
+                              1});
+    }
+    draw_pieces(canvas, 0, y, canvas.width(), pieces, ascii);
+}
+
+std::string table_status(const RanksLayout& l) {
+    const int ncols = static_cast<int>(l.columns.size());
+    bool ranked = !l.many_runs;
+    for (const RunRank& rr : l.columns) ranked &= rr.rank != kNoRank;
+    const std::string what = ranked ? (ncols == 1 ? "rank" : "ranks") : "columns";
+    std::string cols;
+    if (ncols <= l.per_page) {
+        cols = fmt::format("{} {}", ncols, what);
+    } else {
+        const int last = std::min(ncols, l.first_column + l.per_page) - 1;
+        cols = ranked ? fmt::format("ranks {}-{} of {}", l.columns[l.first_column].rank,
+                                    l.columns[last].rank, ncols)
+                      : fmt::format("columns {}-{} of {}", l.first_column + 1, last + 1, ncols);
+    }
+    return fmt::format("{}, tag {}/{}", cols, l.row + 1, l.rows);
+}
+
+void draw_table(Canvas& canvas, const ViewModel& model, const Frame& f) {
+    const RanksLayout& l = f.l;
+    const bool ascii = model.ascii();
+    draw_caption(canvas, f, ascii);
+    draw_heads(canvas, f);
+    const char32_t bar = ascii ? U'|' : U'│';
+    if (f.rule_x >= 0)
+        for (int y = l.body_y - 1; y < l.body_y + static_cast<int>(f.rows.size()); ++y)
+            canvas.put(f.rule_x, y, bar, {Role::kBorder});
+    for (std::size_t i = 0; i < f.rows.size(); ++i)
+        draw_row(canvas, f, f.rows[i], l.first + static_cast<int>(i),
+                 l.body_y + static_cast<int>(i), ascii);
+    if (l.readout_y >= 0) draw_readout(canvas, f, model, l.readout_y, ascii);
+    if (l.legend_y >= 0) draw_legend(canvas, l.legend_y, ascii, false);
+    draw_status(canvas, model, table_status(l));
+}
+
+// ---- drawing: one sparkline per rank
+
+struct SparkData {
+    std::int64_t lo = 0, hi = 0;
+    SparkRange range;
+    bool any = false;
+    std::vector<std::vector<ColumnSummary>> page;  // per rank of the page; empty: no series
+};
+
+// The q-quantile of v (reordered).
+double quantile(std::vector<double>& v, double q) {
+    const auto k = static_cast<std::size_t>(std::lround(q * static_cast<double>(v.size() - 1)));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+// The tag's step range, the page's ranks queried over it, and the y range they share. The
+// range is robust: from the 1st percentile of the columns' minima to the 99th of their maxima
+// (once there are enough columns for that to mean something), so one spike does not flatten
+// every other rank into its bottom row; a column beyond is drawn clamped to the edge, so the
+// spike still shows, as a column reaching the top. Log scale when every value is positive and
+// the range spans over a decade.
+SparkData spark_data(const ViewModel& model, const Row& row, int first, int count, int cells) {
+    SparkData d;
+    for (SeriesId id : row.series) {
+        if (id == kNoSeries) continue;
+        const Series& s = model.store().at(id);
+        d.lo = d.any ? std::min(d.lo, s.first_step()) : s.first_step();
+        d.hi = d.any ? std::max(d.hi, s.last_step()) : s.last_step();
+        d.any = true;
+    }
+    if (!d.any) return d;
+    std::vector<double> mins, maxes;
+    std::vector<ColumnSummary> all;
+    for (int c = first; c < first + count; ++c) {
+        d.page.emplace_back();
+        if (row.series[c] == kNoSeries) continue;
+        d.page.back().resize(cells);
+        model.store().at(row.series[c]).query(d.lo, d.hi + 1, d.page.back());
+        for (const ColumnSummary& col : d.page.back()) {
+            if (col.empty() || !std::isfinite(col.min) || !std::isfinite(col.max)) continue;
+            mins.push_back(col.min);
+            maxes.push_back(col.max);
+            all.push_back(col);
+        }
+    }
+    d.range = spark_range(all);
+    if (mins.size() >= 50) {
+        const double lo = quantile(mins, 0.01), hi = quantile(maxes, 0.99);
+        if (hi > lo) d.range = {lo, hi, false};
+    }
+    if (d.range.lo > 0 && d.range.hi > 10 * d.range.lo) d.range.log = true;
+    return d;
+}
+
+// Per cell: 1 (-1) when a column of it goes beyond the range's top (bottom) by more than the
+// range's own span: a spike the clamped sparkline would draw like any peak at the edge.
+std::vector<int> far_beyond(std::span<const ColumnSummary> columns, const SparkRange& r,
+                            GlyphTier tier) {
+    const std::size_t per_cell = tier == GlyphTier::kBraille ? 2 : 1;
+    std::vector<int> out((columns.size() + per_cell - 1) / per_cell, 0);
+    auto scale = [&](double v) { return r.log ? (v > 0 ? std::log(v) : -1e300) : v; };
+    const double lo = scale(r.lo), hi = scale(r.hi), span = hi - lo;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const ColumnSummary& c = columns[i];
+        if (c.empty() || !std::isfinite(c.min) || !std::isfinite(c.max)) continue;
+        if (scale(c.max) > hi + span)
+            out[i / per_cell] = 1;
+        else if (scale(c.min) < lo - span && out[i / per_cell] == 0)
+            out[i / per_cell] = -1;
+    }
+    return out;
+}
+
+void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
+    const RanksLayout& l = f.l;
+    const bool ascii = model.ascii();
+    const GlyphTier tier = model.glyphs();
+    const int w = canvas.width();
+    if (f.rows.empty()) return;
+    const Row& row = f.rows[0];
+    const int ncols = static_cast<int>(l.columns.size());
+    const int count = std::min(l.body_rows, ncols - l.first);
+    const SparkData d = spark_data(model, row, l.first, count, spark_columns(l.spark_w, tier));
+    const bool has_last = l.spark_x + l.spark_w + 1 + kSparkLast <= w;
+    const bool has_dev = l.spark_x + l.spark_w + 2 + kSparkLast + kSparkDev <= w;
+    const int last_x = l.spark_x + l.spark_w + 1;
+    const int dev_x = last_x + kSparkLast + 1;
+
+    // Title: the tag, what the rows are, the shared ranges.
+    {
+        std::string arrows;
+        append_utf8(arrows, marks(tier).clipped_up);
+        append_utf8(arrows, marks(tier).clipped_down);
+        std::vector<Piece> pieces = {{row.group->tag, {Role::kTitle, true}}};
+        if (d.any) {
+            const std::string dash = ascii ? "-" : "–";
+            pieces.push_back(
+                {"one sparkline per rank, steps " + short_step(d.lo) + dash + short_step(d.hi),
+                 {Role::kDim}});
+            pieces.push_back({"· y " + short_value(d.range.lo) + dash + short_value(d.range.hi) +
+                                  " shared" + (d.range.log ? " (log)" : "") +
+                                  ", far beyond: " + arrows,
+                              {Role::kDim},
+                              1});
+        }
+        draw_pieces(canvas, 0, 0, w, pieces, ascii);
+    }
+    // Heads.
+    const int hy = l.body_y - 1;
+    const Style head{Role::kTitle, true};
+    canvas.text(0, hy, "RANK", head, l.label_w);
+    if (d.any && l.spark_w >= 12) {
+        canvas.text(l.spark_x, hy, short_step(d.lo), {Role::kDim});
+        canvas.text_right(l.spark_x + l.spark_w, hy, short_step(d.hi), {Role::kDim});
+        const std::string mid = "step";
+        canvas.text(l.spark_x + (l.spark_w - 4) / 2, hy, mid, {Role::kDim});
+    }
+    if (has_last) canvas.text_right(last_x + kSparkLast, hy, "LAST", head);
+    if (has_dev) canvas.text_right(dev_x + kSparkDev, hy, "VS MEDIAN", head);
+
+    for (int i = 0; i < l.body_rows && l.first + i < ncols; ++i) {
+        const int c = l.first + i;
+        const int y = l.body_y + i;
+        const bool selected = c == l.column;
+        const SeriesId id = row.series[c];
+        const CellDeviation dev =
+            id == kNoSeries ? CellDeviation{} : rank_deviation(row.last[c], row.stats);
+        Style label_style = selected ? Style{Role::kAccent, true, true} : Style{Role::kText};
+        if (!selected && id != kNoSeries && dev.level != CellLevel::kOk)
+            label_style = cell_style(dev.level);
+        if (selected) canvas.fill(0, y, l.label_w, 1, U' ', label_style);
+        canvas.text(0, y, fit(column_name(l.columns[c], l.many_runs), l.label_w, ascii),
+                    label_style);
+        if (id == kNoSeries) {
+            canvas.text(l.spark_x, y, ascii ? "- no points of this tag" : "· no points of this tag",
+                        {Role::kDim}, l.spark_w);
+            continue;
+        }
+        const std::vector<SparkCell> spark = sparkline(d.page[i], d.range, tier);
+        const std::vector<int> beyond = far_beyond(d.page[i], d.range, tier);
+        const Style line = dev.level == CellLevel::kOutlier ? Style{Role::kAlert}
+                           : dev.level == CellLevel::kOff   ? Style{Role::kWarn}
+                                                            : Style{Role::kText};
+        for (std::size_t k = 0; k < spark.size(); ++k) {
+            const int x = l.spark_x + static_cast<int>(k);
+            if (spark[k].nan)
+                canvas.put(x, y, marks(tier).nan, {Role::kNan, true});
+            else if (beyond[k] != 0)
+                canvas.put(x, y, beyond[k] > 0 ? marks(tier).clipped_up : marks(tier).clipped_down,
+                           {Role::kWarn, true});
+            else
+                canvas.put(x, y, spark[k].ch, line);
+        }
+        if (has_last)
+            canvas.text_right(last_x + kSparkLast, y, short_value(row.last[c]),
+                              cell_style(dev.level));
+        if (has_dev)
+            canvas.text_right(
+                dev_x + kSparkDev, y, deviation_text(row.last[c], row.stats.median, ascii),
+                dev.level == CellLevel::kOk ? Style{Role::kDim} : cell_style(dev.level));
+    }
+    if (l.legend_y >= 0) draw_legend(canvas, l.legend_y, ascii, true);
+    std::string right;
+    if (ncols > l.body_rows) {
+        const int last = std::min(ncols, l.first + l.body_rows) - 1;
+        right = fmt::format("rows {}-{} of {}, ", l.first + 1, last + 1, ncols);
+    }
+    right += fmt::format("tag {}/{}", l.row + 1, l.rows);
+    draw_status(canvas, model, right);
+}
+
+}  // namespace
+
+std::vector<RunRank> rank_columns(const ViewModel& model, bool* by_rank) {
+    // One per overlay index (one per (run, rank)), so run names are copied once each.
+    std::vector<char> seen;
+    std::vector<RunRank> out;
+    for (SeriesId id : model.selected()) {
+        const auto i = static_cast<std::size_t>(model.overlay_index(id));
+        if (i >= seen.size()) seen.resize(i + 1, 0);
+        if (seen[i]) continue;
+        seen[i] = 1;
+        out.push_back(model.run_rank(id));
+    }
+    std::sort(out.begin(), out.end());
+    // Runs share the columns when no tag has a rank in two of them.
+    bool shared = true;
+    std::vector<int> ranks;
+    for (const TagGroup& g : model.groups()) {
+        ranks.clear();
+        for (SeriesId id : g.series) ranks.push_back(model.store().at(id).key().rank);
+        std::sort(ranks.begin(), ranks.end());
+        shared &= std::adjacent_find(ranks.begin(), ranks.end()) == ranks.end();
+        if (!shared) break;
+    }
+    if (by_rank) *by_rank = shared;
+    if (!shared) return out;
+    // One column per rank, named by its run when it has one run only.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RunRank& a, const RunRank& b) { return a.rank < b.rank; });
+    std::vector<RunRank> merged;
+    for (RunRank& rr : out) {
+        if (!merged.empty() && merged.back().rank == rr.rank) {
+            merged.back().run.clear();
+            continue;
+        }
+        merged.push_back(std::move(rr));
+    }
+    bool one_run = true;
+    for (const RunRank& rr : merged) one_run &= rr.run == merged.front().run;
+    // Several runs: the cells name their run in the readout, the heads only the rank.
+    if (!one_run)
+        for (RunRank& rr : merged)
+            if (rr.rank != kNoRank) rr.run.clear();
+    return merged;
+}
+
+CellDeviation rank_deviation(double value, const CrossRankStats& stats,
+                             const CrossRankOptions& options) {
+    if (!std::isfinite(value)) return {CellLevel::kNonFinite, 0};
+    if (stats.finite < 3) return {};  // no majority to stand out from (core/cross_rank.h)
+    const double limit = std::max(
+        {options.k * stats.mad, options.rel_floor * std::fabs(stats.median), options.abs_floor});
+    const double off = std::fabs(value - stats.median);
+    const double ratio =
+        limit > 0 ? off / limit : (off > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+    if (ratio > 1) return {CellLevel::kOutlier, ratio};
+    if (ratio > 0.5) return {CellLevel::kOff, ratio};
+    return {CellLevel::kOk, ratio};
+}
+
+Style cell_style(CellLevel level) {
+    switch (level) {
+        case CellLevel::kOk:
+            return {Role::kOk};
+        case CellLevel::kOff:
+            return {Role::kWarn, true, false, true};
+        case CellLevel::kOutlier:
+            return {Role::kAlert, true, true};
+        case CellLevel::kNonFinite:
+            return {Role::kNan, true};
+    }
+    return {};
+}
+
+RanksLayout ranks_layout(const RanksState& state, const ViewModel& model, int width, int height) {
+    return make_frame(state, model, width, height).l;
+}
+
+void draw_ranks(Canvas& canvas, const ViewModel& model, const RanksState& state) {
+    canvas.clear();
+    if (too_small(canvas)) {
+        draw_too_small(canvas, "ranks");
+        return;
+    }
+    const Frame f = make_frame(state, model, canvas.width(), canvas.height());
+    if (f.l.rows == 0) {
+        const std::string text =
+            model.hidden() > 0
+                ? fmt::format("no series match the filter ({} hidden)", model.hidden())
+                : std::string("no scalar series read yet");
+        canvas.text(1, 1, fit(text, canvas.width() - 2, model.ascii()), {Role::kDim});
+        draw_status(canvas, model, "0 tags");
+        return;
+    }
+    if (state.sparklines)
+        draw_sparklines(canvas, model, f);
+    else
+        draw_table(canvas, model, f);
+}
+
+bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int width, int height) {
+    const RanksLayout l = ranks_layout(state, model, width, height);
+    const RanksState before = state;
+    const int ncols = static_cast<int>(l.columns.size());
+    int row = l.row, column = l.column;
+    if (action == Action::kToggleRankSparklines) {
+        state.sparklines = !state.sparklines;
+    } else if (state.sparklines) {
+        // Rows are ranks; left and right step through the tags.
+        switch (action) {
+            case Action::kUp:
+                --column;
+                break;
+            case Action::kDown:
+                ++column;
+                break;
+            case Action::kPageUp:
+                column -= l.body_rows;
+                break;
+            case Action::kPageDown:
+                column += l.body_rows;
+                break;
+            case Action::kFirst:
+                column = 0;
+                break;
+            case Action::kLast:
+                column = ncols - 1;
+                break;
+            case Action::kLeft:
+                --row;
+                break;
+            case Action::kRight:
+                ++row;
+                break;
+            default:
+                return false;
+        }
+    } else {
+        switch (action) {
+            case Action::kUp:
+                --row;
+                break;
+            case Action::kDown:
+                ++row;
+                break;
+            case Action::kPageUp:
+                row -= l.body_rows;
+                break;
+            case Action::kPageDown:
+                row += l.body_rows;
+                break;
+            case Action::kFirst:
+                row = 0;
+                break;
+            case Action::kLast:
+                row = l.rows - 1;
+                break;
+            case Action::kLeft:
+                --column;
+                break;
+            case Action::kRight:
+                ++column;
+                break;
+            case Action::kPanLeft:
+                column -= l.per_page;
+                break;
+            case Action::kPanRight:
+                column += l.per_page;
+                break;
+            default:
+                return false;
+        }
+    }
+    state.row = std::clamp(row, 0, std::max(0, l.rows - 1));
+    state.column = std::clamp(column, 0, std::max(0, ncols - 1));
+    return state.row != before.row || state.column != before.column ||
+           state.sparklines != before.sparklines;
+}
+
+bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int width, int height) {
+    if (width < kMinWidth || height < kMinHeight) return false;
+    const RanksLayout l = ranks_layout(state, model, width, height);
+    const int ncols = static_cast<int>(l.columns.size());
+    const RanksState before = state;
+    const int body = y - l.body_y;
+    if (state.sparklines) {
+        if (body < 0 || body >= l.body_rows || l.first + body >= ncols) return false;
+        state.row = l.row;
+        state.column = l.first + body;
+    } else {
+        int column = -1;
+        if (x >= l.cell_x && (x - l.cell_x) % l.pitch < l.cell_w) {
+            const int c = l.first_column + (x - l.cell_x) / l.pitch;
+            if (c < std::min(ncols, l.first_column + l.per_page)) column = c;
+        }
+        if (body == -1 && column >= 0) {  // a rank's head
+            state.column = column;
+        } else if (body >= 0 && body < l.body_rows && l.first + body < l.rows) {
+            state.row = l.first + body;
+            if (column >= 0) state.column = column;
+        } else {
+            return false;
+        }
+        state.row = std::clamp(state.row, 0, std::max(0, l.rows - 1));
+    }
+    return state.row != before.row || state.column != before.column;
+}
+
+RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, int width,
+                               int height) {
+    const RanksLayout l = ranks_layout(state, model, width, height);
     RanksSelection s;
-    if (!model.groups().empty()) s.group = &model.groups()[0];
+    if (l.rows == 0) return s;
+    s.group = &model.groups()[l.row];
+    if (l.columns.empty()) return s;
+    for (SeriesId id : s.group->series)
+        if (column_of(l.columns, l.by_rank, model.run_rank(id)) == l.column) s.series = id;
     return s;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -26,7 +27,49 @@ std::string plural(std::uint64_t n, std::string_view one, std::string_view many)
     return short_step(static_cast<std::int64_t>(n)) + " " + std::string(n == 1 ? one : many);
 }
 
+// "45s", "12m", "3h20m", "2d": how long a run has been quiet.
+std::string short_duration(double seconds) {
+    const long s = static_cast<long>(seconds);
+    if (s < 60) return fmt::format("{}s", s);
+    if (s < 3600) return fmt::format("{}m", s / 60);
+    if (s < 86400) return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
+    return fmt::format("{}d", s / 86400);
+}
+
 }  // namespace
+
+std::string short_run(std::string_view run) {
+    const std::size_t slash = run.rfind('/');
+    return std::string(slash == std::string_view::npos ? run : run.substr(slash + 1));
+}
+
+std::string series_label(const ViewModel& model, SeriesId id, bool many_runs, int run_columns) {
+    const RunRank rr = model.run_rank(id);
+    std::string rank = rr.rank == kNoRank ? std::string() : fmt::format("r{}", rr.rank);
+    std::string run = fit(short_run(rr.run), run_columns, model.ascii());
+    if (!many_runs) return rank.empty() ? run : rank;
+    return rank.empty() ? run : run + " " + rank;
+}
+
+std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids) {
+    std::set<std::string_view> runs;
+    std::set<int> ranks;
+    for (SeriesId id : ids) {
+        const SeriesKey& k = model.store().at(id).key();
+        runs.insert(k.run);
+        if (k.rank != kNoRank) ranks.insert(k.rank);
+    }
+    if (runs.size() <= 1) {
+        if (ids.size() == 1) {
+            const SeriesKey& k = model.store().at(ids[0]).key();
+            return k.rank == kNoRank ? short_run(k.run) : fmt::format("rank {}", k.rank);
+        }
+        if (ranks.size() == ids.size()) return fmt::format("{} ranks", ids.size());
+        return fmt::format("{} series", ids.size());
+    }
+    if (ranks.empty() && runs.size() == ids.size()) return fmt::format("{} runs", runs.size());
+    return fmt::format("{} runs, {} series", runs.size(), ids.size());
+}
 
 bool too_small(const Canvas& canvas) {
     return canvas.width() < kMinWidth || canvas.height() < kMinHeight;
@@ -66,7 +109,7 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     std::vector<Segment> segments;
     const AlertCounts alerts = model.alert_counts();
     if (alerts.alert == 0 && alerts.warn == 0) {
-        segments.push_back({"no alerts", {Role::kOk}});
+        segments.push_back({alerts.acknowledged ? "no new alerts" : "no alerts", {Role::kOk}});
     } else {
         if (alerts.alert > 0)
             segments.push_back({badge_text(AlertLevel::kAlert, model.glyphs(),
@@ -77,11 +120,40 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
                 {badge_text(AlertLevel::kWarn, model.glyphs(), fmt::format("{} warn", alerts.warn)),
                  {Role::kWarn, true, true}});
     }
+    if (alerts.acknowledged > 0)
+        segments.push_back({fmt::format("{} ack", alerts.acknowledged), {Role::kDim}});
+    // A run that stopped writing is trouble of its own: named right after the alerts.
+    const IngestInfo& in = model.ingest;
+    for (const RunStatus& run : model.analyzer().runs()) {
+        if (!run.stalled) continue;
+        const double quiet = in.now - run.last_arrival;
+        std::string text = "stalled " + (run.name.empty() ? std::string("run") : run.name);
+        if (run.last_arrival >= 0 && quiet > 0) text += " " + short_duration(quiet);
+        segments.push_back({std::move(text), {Role::kWarn, true, true}});
+    }
     // What the filter hides changes everything else: it comes right after the alerts.
     if (!model.filter_tags().empty())
         segments.push_back({"filter " + model.filter_tags(), {Role::kAccent}});
     if (!model.filter_ranks().empty())
         segments.push_back({"ranks " + model.filter_ranks(), {Role::kAccent}});
+    if (in.live) {
+        std::string live;
+        Style style = base;
+        if (!in.following) {
+            live = "paused";
+            if (in.waiting > 0)
+                live += ", " + short_value(static_cast<double>(in.waiting)) + " waiting";
+            style = {Role::kWarn, true};
+        } else if (in.backfilling) {
+            live = "loading";
+            if (in.rate > 0) live += " " + short_value(in.rate) + " pts/s";
+            style = {Role::kAccent};
+        } else {
+            live = "live";
+            if (in.rate > 0) live += " " + short_value(in.rate) + " pts/s";
+        }
+        segments.push_back({std::move(live), style});
+    }
     segments.push_back({plural(model.runs(), "run", "runs"), base});
     std::string series = plural(model.selected().size(), "series", "series");
     if (model.hidden() > 0) series += fmt::format(" ({} hidden)", model.hidden());
@@ -91,6 +163,10 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         segments.push_back({plural(model.ingest.roots, "root", "roots") + ", " +
                                 plural(model.ingest.files, "file", "files"),
                             base});
+    if (in.warnings > 0)
+        segments.push_back({plural(in.warnings, "warning", "warnings") +
+                                (in.note.empty() ? std::string() : ": " + in.note),
+                            {Role::kWarn}});
 
     int x = 0;
     for (const Segment& s : segments) {

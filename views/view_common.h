@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/analyzer.h"
 #include "views/canvas.h"
@@ -22,6 +23,13 @@ void draw_too_small(Canvas& canvas, std::string_view view_name);
 // files; `right` (the view's own: page, row) right-aligned in at most half the row. Segments
 // that do not fit are cut from the end, so the alert counts go last.
 void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right);
+
+// How views name runs and series: a run by its last path component ("job/a" → "a"); a series
+// "r2", or the run (fitted to run_columns) and rank when several runs share the view; a set of
+// series "4 ranks", "rank 3", "2 runs", "2 runs, 8 series".
+std::string short_run(std::string_view run);
+std::string series_label(const ViewModel& model, SeriesId id, bool many_runs, int run_columns = 12);
+std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids);
 
 // -1 down, 0 flat, 1 up: ↓→↑, or v-^ when ascii.
 char32_t trend_glyph(int direction, bool ascii);

@@ -1,0 +1,293 @@
+// `runtop [OPTIONS] [NAME=]PATH...`: the interactive dashboard (DESIGN.md §3-5).
+//
+// One thread runs the event loop: a poll() over the terminal's input, the signal self-pipe and
+// the ingest thread's eventfd, with a timeout for the once-a-second tick (stall judgement, the
+// ingest rate). The readers run on the ingest thread (app/ingest_thread.h); the loop replays
+// their batches into the Store and the Analyzer in slices of at most kIngestSliceMs, reading keys
+// between slices, so a key is answered within 50 ms even while gigabytes backfill. A frame is
+// drawn only when something changed: at once after a key, at most every refresh_ms while data
+// streams in; the terminal layer writes only the cells that differ.
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "app/config.h"
+#include "app/ingest_thread.h"
+#include "app/inputs.h"
+#include "app/rules_file.h"
+#include "app/signal_pipe.h"
+#include "core/analyzer.h"
+#include "core/analyzing_sink.h"
+#include "core/format.h"
+#include "core/store.h"
+#include "views/screen.h"
+#include "views/terminal/terminal.h"
+
+namespace runtop {
+
+const std::vector<OptionSpec> kDashboardOptions = {
+    {"filter", "RE", "only tags matching the regex (RE2, case-insensitive; `/` changes it)"},
+    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7 (`r` changes it)"},
+    {"theme", "NAME", "dark (default), light, mono, cvd, or a theme file"},
+    {"color", "auto|never|always", "colours (default auto: from TERM, COLORTERM, NO_COLOR)"},
+    {"ascii", "", "ASCII glyphs only (default: braille when the locale is UTF-8)"},
+    {"no-mouse", "", "leave the mouse to the terminal (select and paste)"},
+    {"poll", "MS",
+     "poll with stat() every MS ms (default 500) instead of inotify; network filesystems are "
+     "polled anyway",
+     true},
+    {"rules", "FILE",
+     "alert rules (JSON); default: ~/.config/runtop/rules.json if it exists, else the built-in "
+     "rules"},
+    {"config", "FILE", "the config file (default $XDG_CONFIG_HOME/runtop/config.json)"},
+    kMemoryOption,
+    {"help", "", "show this help"},
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kIngestSliceMs = 10;  // ingest between two looks at the keyboard
+constexpr int kTickMs = 1000;
+
+double wall_now() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+int ms_until(Clock::time_point t) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - Clock::now());
+    return static_cast<int>(std::max<long long>(0, left.count()));
+}
+
+// Points per second over the last few seconds, from what the loop applied.
+class ApplyRate {
+  public:
+    void add(std::uint64_t points) { current_ += points; }
+    // Called once a second: the rate over the last (up to) 3 seconds.
+    double tick() {
+        window_.push_back(current_);
+        current_ = 0;
+        if (window_.size() > 3) window_.pop_front();
+        double sum = 0;
+        for (std::uint64_t n : window_) sum += static_cast<double>(n);
+        return sum / static_cast<double>(window_.size());
+    }
+
+  private:
+    std::deque<std::uint64_t> window_;
+    std::uint64_t current_ = 0;
+};
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "runtop: %s\n", message.c_str());
+    return kExitError;
+}
+
+struct Settings {
+    DashboardConfig config;
+    WatchOptions watch;
+};
+
+Result<Settings> settings_from(const Args& args) {
+    Result<DashboardConfig> config = load_config(args.get("config"));
+    if (!config) return config.error();
+    Settings s{std::move(*config), {}};
+    DashboardConfig& c = s.config;
+    if (args.has("theme")) c.theme = args.get("theme");
+    if (args.has("color")) c.color = args.get("color");
+    if (c.color != "auto" && c.color != "never" && c.color != "always")
+        return Error{"--color must be auto, never or always, not '" + c.color + "'"};
+    if (args.has("ascii")) c.ascii = true;
+    if (args.has("no-mouse")) c.mouse = false;
+    if (args.has("poll")) {
+        c.poll_ms = 500;
+        if (!args.get("poll").empty()) {
+            Result<long long> ms = parse_integer("poll", args.get("poll"), 10, 3'600'000);
+            if (!ms) return ms.error();
+            c.poll_ms = static_cast<int>(*ms);
+        }
+    }
+    if (c.poll_ms > 0) {
+        s.watch.mode = WatchMode::kPoll;
+        s.watch.poll_interval_ms = c.poll_ms;
+    }
+    return s;
+}
+
+}  // namespace
+
+int cmd_dashboard(const Args& args) {
+    Result<Settings> settings = settings_from(args);
+    if (!settings) return fail(settings.error().message);
+    const DashboardConfig& config = settings->config;
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) return fail(selection.error().message);
+    Args limit_args = args;
+    if (!args.has("memory") && !config.memory.empty()) limit_args.values["memory"] = config.memory;
+    Result<StoreLimits> limits = store_limits_from_args(limit_args);
+    if (!limits) return fail(limits.error().message);
+    Result<LoadedRules> rules = load_rules(args.get("rules"));
+    if (!rules) return fail(rules.error().message);
+    if (!::isatty(STDIN_FILENO) || !::isatty(STDOUT_FILENO))
+        return fail(
+            "the dashboard needs a terminal; for scripts use 'runtop snapshot', 'runtop ls' or "
+            "'runtop check'");
+
+    Store store(*limits);
+    Analyzer analyzer(std::move(rules->rules));
+    AnalyzingSink sink(analyzer, &store);
+    const std::size_t root_count = selection->roots.size();
+    IngestThread ingest(selection->roots, settings->watch);
+
+    ui::TerminalOptions topts;
+    topts.color = config.color;
+    topts.theme = config.theme;
+    topts.ascii = config.ascii;
+    topts.mouse = config.mouse;
+    // Signals first: a resize between opening the screen and the loop is not lost.
+    SignalPipe signals({SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGCONT});
+    Result<std::unique_ptr<ui::Terminal>> opened = ui::Terminal::open(topts);
+    if (!opened) return fail(opened.error().message);
+    ui::Terminal& term = **opened;
+    ingest.start();
+
+    ui::ViewModel model(store, analyzer);
+    model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));
+    model.set_glyphs(term.glyph_tier());
+    model.ingest.roots = root_count;
+    model.ingest.live = true;
+    model.ingest.backfilling = true;
+    model.ingest.now = wall_now();
+    ui::UiState state;
+    for (int i = 0; i < static_cast<int>(std::size(ui::kSmoothingSteps)); ++i)
+        if (std::abs(ui::kSmoothingSteps[i] - config.smoothing) < 1e-9) state.smoothing = i;
+    state.detail.smoothing = config.smoothing;
+
+    ui::Canvas canvas(term.width(), term.height());
+    std::vector<std::string> warnings;  // printed after the terminal is restored
+    ApplyRate rate;
+    bool live = false;
+    bool dirty = true, force = false, urgent = true;
+    auto last_frame = Clock::now() - std::chrono::hours(1);
+    auto next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
+    const auto refresh = std::chrono::milliseconds(config.refresh_ms);
+    bool quit = false;
+
+    while (!quit) {
+        // Draw first: a key's answer or a first frame goes out before anything else is done.
+        const auto now = Clock::now();
+        // A frame for new data waits while a key is pending: the key's own frame comes first.
+        pollfd key_check{term.input_fd(), POLLIN, 0};
+        const bool key_pending = !urgent && ::poll(&key_check, 1, 0) > 0;
+        if (dirty && !key_pending && (urgent || now - last_frame >= refresh)) {
+            if (canvas.width() != term.width() || canvas.height() != term.height())
+                canvas.resize(term.width(), term.height());
+            ui::draw_screen(canvas, model, state);
+            term.present(canvas, force);
+            dirty = force = urgent = false;
+            last_frame = Clock::now();
+        }
+
+        const bool ingest_waiting = state.follow && ingest.has_waiting();
+        int timeout = ms_until(next_tick);
+        if (ingest_waiting) timeout = 0;
+        if (dirty) timeout = std::min(timeout, ms_until(last_frame + refresh));
+        pollfd fds[3] = {{term.input_fd(), POLLIN, 0},
+                         {signals.fd(), POLLIN, 0},
+                         {ingest.notify_fd(), POLLIN, 0}};
+        ::poll(fds, 3, timeout);
+        if (fds[2].revents & POLLIN) {
+            // Drained here, whether or not the batches are taken now (paused): the loop then
+            // sleeps until the next batch, key or tick instead of spinning on a readable fd.
+            std::uint64_t n;
+            [[maybe_unused]] ssize_t r = ::read(ingest.notify_fd(), &n, sizeof n);
+        }
+
+        for (int sig : signals.take()) {
+            if (sig == SIGWINCH || sig == SIGCONT) {
+                term.resize();
+                dirty = force = urgent = true;
+            } else {
+                quit = true;
+            }
+        }
+        while (std::optional<ui::InputEvent> event = term.read_input()) {
+            if (event->key == "Resize") {  // ncurses saw the size change before our SIGWINCH
+                dirty = force = urgent = true;
+                continue;
+            }
+            const ui::Outcome out =
+                ui::handle(state, *event, model, analyzer, term.width(), term.height());
+            if (out.quit) quit = true;
+            if (out.redraw || out.force) dirty = urgent = true;
+            force |= out.force;
+        }
+        if (quit) break;
+
+        model.ingest.following = state.follow;
+        if (state.follow && ingest.has_waiting()) {
+            analyzer.set_now(wall_now());
+            const std::uint64_t applied =
+                ingest.apply(sink, Clock::now() + std::chrono::milliseconds(kIngestSliceMs));
+            rate.add(applied);
+            model.update();
+            dirty = true;
+        }
+        if (!live && ingest.backfilled()) {
+            // What was on disk is in: from now on a run that stops writing is a stall.
+            live = true;
+            analyzer.set_now(wall_now());
+            analyzer.set_live();
+            model.ingest.backfilling = false;
+            dirty = true;
+        }
+
+        if (Clock::now() >= next_tick) {
+            next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
+            const ui::IngestInfo before = model.ingest;
+            model.ingest.now = wall_now();
+            analyzer.set_now(model.ingest.now);
+            const std::size_t alerts_before = analyzer.log().size();
+            if (live) analyzer.tick();
+            const IngestTotals totals = ingest.totals();
+            model.ingest.files = totals.files;
+            model.ingest.rate = rate.tick();
+            model.ingest.waiting = state.follow ? 0 : ingest.waiting_points();
+            for (std::string& m : ingest.take_messages()) {
+                ++model.ingest.warnings;
+                model.ingest.note = m;
+                warnings.push_back(std::move(m));
+            }
+            // Only what the status line shows, or a new stall, is worth a frame.
+            bool stalled = false;
+            for (const RunStatus& r : analyzer.runs()) stalled |= r.stalled;
+            if (before.files != model.ingest.files || before.rate != model.ingest.rate ||
+                before.waiting != model.ingest.waiting ||
+                before.warnings != model.ingest.warnings || stalled ||
+                alerts_before != analyzer.log().size())
+                dirty = true;
+        }
+    }
+
+    opened->reset();  // the terminal as it was, before anything is printed
+    if (!warnings.empty()) {
+        const std::size_t shown = std::min<std::size_t>(warnings.size(), 20);
+        for (std::size_t i = warnings.size() - shown; i < warnings.size(); ++i)
+            std::fprintf(stderr, "runtop: %s\n", visible(warnings[i]).c_str());
+        if (warnings.size() > shown)
+            std::fprintf(stderr, "runtop: (%zu earlier warnings not shown)\n",
+                         warnings.size() - shown);
+    }
+    return kExitOk;
+}
+
+}  // namespace runtop

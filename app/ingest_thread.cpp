@@ -1,0 +1,234 @@
+#include "app/ingest_thread.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace runtop {
+
+// Records sink calls into batches, handing each over when it is full (and at the end of every
+// watcher turn), so the event loop sees a backfill arrive in pieces.
+class IngestThread::RecordingSink final : public PointSink {
+  public:
+    explicit RecordingSink(IngestThread& owner) : owner_(owner) {}
+
+    SeriesId series(const SeriesKey& key, SourceKind kind) override {
+        auto [it, fresh] = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size()));
+        if (fresh) {
+            batch_.entries.push_back(
+                {IngestBatch::Op::kSeries, static_cast<SeriesId>(batch_.series.size()), Point{}});
+            batch_.series.emplace_back(key, kind);
+            batch_.series_ids.push_back(it->second);
+            full_check();
+        }
+        return it->second;
+    }
+    void append(SeriesId id, const Point& point) override {
+        batch_.entries.push_back({IngestBatch::Op::kPoint, id, point});
+        ++batch_.points;
+        full_check();
+    }
+    void session_start(std::string_view run, int rank, std::int64_t step,
+                       double wall_time) override {
+        Point p;
+        p.step = step;
+        p.wall_time = wall_time;
+        batch_.entries.push_back(
+            {IngestBatch::Op::kSessionStart, static_cast<SeriesId>(batch_.starts.size()), p});
+        batch_.starts.emplace_back(std::string(run), rank);
+        full_check();
+    }
+    void config_text(ConfigText text) override {
+        batch_.entries.push_back(
+            {IngestBatch::Op::kConfig, static_cast<SeriesId>(batch_.configs.size()), Point{}});
+        batch_.configs.push_back(std::move(text));
+        full_check();
+    }
+    void anomaly(ImportedAnomaly anomaly) override {
+        batch_.entries.push_back(
+            {IngestBatch::Op::kAnomaly, static_cast<SeriesId>(batch_.anomalies.size()), Point{}});
+        batch_.anomalies.push_back(std::move(anomaly));
+        full_check();
+    }
+
+    void flush() {
+        if (batch_.entries.empty()) return;
+        owner_.publish(std::move(batch_));
+        batch_ = {};
+        batch_.entries.reserve(kBatchEntries);
+    }
+
+  private:
+    void full_check() {
+        if (batch_.entries.size() >= kBatchEntries) flush();
+    }
+
+    IngestThread& owner_;
+    std::unordered_map<SeriesKey, SeriesId, SeriesKeyHash> ids_;
+    IngestBatch batch_;
+};
+
+IngestThread::IngestThread(std::vector<RootSpec> roots, WatchOptions options)
+    : roots_(std::move(roots)), options_(std::move(options)) {
+    notify_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    stop_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+IngestThread::~IngestThread() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    room_.notify_all();
+    if (stop_fd_ >= 0) {
+        const std::uint64_t one = 1;
+        [[maybe_unused]] ssize_t n = ::write(stop_fd_, &one, sizeof one);
+    }
+    if (thread_.joinable()) thread_.join();
+    if (notify_fd_ >= 0) ::close(notify_fd_);
+    if (stop_fd_ >= 0) ::close(stop_fd_);
+}
+
+void IngestThread::start() {
+    thread_ = std::thread([this] { run(); });
+}
+
+void IngestThread::run() {
+    RecordingSink sink(*this);
+    SourceSet sources(sink);
+    for (const RootSpec& root : roots_) sources.add_root(root);
+    sources.watch(options_);
+    bool first = true;
+    while (!stopping_) {
+        sources.on_watch_ready();
+        sink.flush();
+        {
+            std::lock_guard lock(mutex_);
+            totals_ = sources.totals();
+            readable_roots_ = sources.readable_roots();
+            for (std::string& m : sources.take_messages()) messages_.push_back(std::move(m));
+            if (first) first_pass_read_ = true;
+        }
+        if (first) signal();  // the backfill may have been empty: say it is over
+        first = false;
+        // A turn at least every 250 ms: unreadable files are retried, polled roots re-stat'ed.
+        int timeout = sources.watch_timeout_ms();
+        if (timeout < 0 || timeout > 250) timeout = 250;
+        pollfd fds[2] = {{stop_fd_, POLLIN, 0}, {sources.watch_fd(), POLLIN, 0}};
+        ::poll(fds, fds[1].fd >= 0 ? 2 : 1, timeout);
+    }
+}
+
+void IngestThread::publish(IngestBatch batch) {
+    {
+        std::unique_lock lock(mutex_);
+        room_.wait(lock, [this] { return stopping_ || queue_.size() < kMaxQueued; });
+        if (stopping_) return;
+        queued_points_ += batch.points;
+        queue_.push_back(std::move(batch));
+    }
+    signal();
+}
+
+void IngestThread::signal() {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = ::write(notify_fd_, &one, sizeof one);
+}
+
+std::uint64_t IngestThread::apply(PointSink& sink, std::chrono::steady_clock::time_point deadline) {
+    std::uint64_t applied = 0;
+    while (true) {
+        if (!has_current_) {
+            std::lock_guard lock(mutex_);
+            if (queue_.empty()) break;
+            current_ = std::move(queue_.front());
+            queue_.pop_front();
+            queued_points_ -= current_.points;
+            position_ = 0;
+            has_current_ = true;
+            room_.notify_one();
+        }
+        const auto& entries = current_.entries;
+        // The clock is read every 4096 entries: cheap, and a slice overshoots by well under 1 ms.
+        while (position_ < entries.size()) {
+            const std::size_t end = std::min(entries.size(), position_ + 4096);
+            for (; position_ < end; ++position_) {
+                const IngestBatch::Entry& e = entries[position_];
+                switch (e.op) {
+                    case IngestBatch::Op::kPoint:
+                        sink.append(real_ids_[e.id], e.point);
+                        ++applied;
+                        break;
+                    case IngestBatch::Op::kSeries: {
+                        auto& [key, kind] = current_.series[e.id];
+                        const SeriesId local = current_.series_ids[e.id];
+                        if (real_ids_.size() <= local) real_ids_.resize(local + 1, kNoSeries);
+                        real_ids_[local] = sink.series(key, kind);
+                        break;
+                    }
+                    case IngestBatch::Op::kSessionStart: {
+                        const auto& [run, rank] = current_.starts[e.id];
+                        sink.session_start(run, rank, e.point.step, e.point.wall_time);
+                        break;
+                    }
+                    case IngestBatch::Op::kConfig:
+                        sink.config_text(std::move(current_.configs[e.id]));
+                        break;
+                    case IngestBatch::Op::kAnomaly:
+                        sink.anomaly(std::move(current_.anomalies[e.id]));
+                        break;
+                }
+            }
+            if (std::chrono::steady_clock::now() >= deadline) break;
+        }
+        if (position_ >= entries.size()) {
+            has_current_ = false;
+            current_ = {};
+        }
+        if (std::chrono::steady_clock::now() >= deadline) break;
+    }
+    // Still more: make sure the event loop comes back for it.
+    if (has_waiting()) signal();
+    return applied;
+}
+
+bool IngestThread::has_waiting() const {
+    if (has_current_) return true;
+    std::lock_guard lock(mutex_);
+    return !queue_.empty();
+}
+
+std::uint64_t IngestThread::waiting_points() const {
+    std::lock_guard lock(mutex_);
+    std::uint64_t n = queued_points_;
+    if (has_current_) n += current_.points;  // about: part of it may be applied
+    return n;
+}
+
+bool IngestThread::backfilled() const {
+    if (has_current_) return false;
+    std::lock_guard lock(mutex_);
+    return first_pass_read_ && queue_.empty();
+}
+
+IngestTotals IngestThread::totals() const {
+    std::lock_guard lock(mutex_);
+    return totals_;
+}
+
+std::vector<std::string> IngestThread::take_messages() {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    out.swap(messages_);
+    return out;
+}
+
+std::size_t IngestThread::readable_roots() const {
+    std::lock_guard lock(mutex_);
+    return readable_roots_;
+}
+
+}  // namespace runtop

@@ -1,0 +1,189 @@
+// The end-to-end infrastructure itself (tests/tmux_session.*, tests/ssh_localhost.*), proven on
+// a stand-in for the dashboard: a full-screen bash script that redraws when resized,
+// shows the keys it got and quits with status 7 on `q`.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/ssh_localhost.h"
+#include "tests/test_support.h"
+#include "tests/tmux_session.h"
+
+namespace runtop::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kStandIn = R"SH(#!/bin/bash
+# Stand-in for the dashboard: full screen, redraws on resize, shows keys, q quits with status 7.
+keys= drawn=
+draw() {
+    local rows cols i
+    drawn=$(stty size)
+    rows=${drawn% *} cols=${drawn#* }
+    local lines=("standin ${cols}x${rows}" "term=$TERM lang=$LANG tag=$E2E_TAG" "keys:$keys")
+    printf '\033[H\033[2J'
+    for ((i = 0; i < ${#lines[@]} && i < rows - 1; i++)); do
+        printf '%s\r\n' "${lines[i]:0:cols}"
+    done
+    printf 'ready>'
+}
+# The size is polled, not trapped: a bash WINCH trap can deadlock in a storm of them.
+stty -echo -icanon
+draw
+while :; do
+    if IFS= read -rsn1 -t 0.1 k; then
+        case "$k" in
+            q) printf '\033[H\033[2Jbye\r\n'; exit 7 ;;
+            $'\f') ;;
+            $'\e') keys+='<esc>' ;;
+            '') keys+='<enter>' ;;
+            *) keys+="$k" ;;
+        esac
+        draw
+    elif [[ $(stty size) != "$drawn" ]]; then
+        draw
+    fi
+done
+)SH";
+
+std::string write_stand_in(const TempDir& dir) {
+    std::string path = dir / "standin.sh";
+    write_file(path, kStandIn);
+    ::chmod(path.c_str(), 0755);
+    return path;
+}
+
+// Lines of a capture (capture-pane prints one per row).
+int screen_rows(const std::string& screen) {
+    return static_cast<int>(split_lines(screen).size());
+}
+
+TEST(E2eInfra, TmuxDrivesAnInteractiveProgram) {
+    TMUX_SKIP_IF_MISSING();
+    TempDir dir;
+    const std::string script = write_stand_in(dir);
+    TmuxSession s(shell_quote(script),
+                  TmuxOptions(120, 40).with_env("E2E_TAG", "tmux-ok").in_dir(dir.path()));
+    ASSERT_TRUE(s.started()) << s.error();
+    ASSERT_TRUE(s.wait_for("ready>"));
+    std::string screen = s.capture();
+    EXPECT_NE(screen.find("standin 120x40"), std::string::npos) << screen;
+    EXPECT_NE(screen.find("term=" + tmux_pane_term() + " lang=C.UTF-8 tag=tmux-ok"),
+              std::string::npos)
+        << screen;
+    EXPECT_EQ(screen_rows(screen), 40);
+
+    ASSERT_TRUE(s.send_text("hello"));
+    ASSERT_TRUE(s.send_keys({"Enter", "Escape", "C-l"}));
+    ASSERT_TRUE(s.wait_for("keys:hello<enter><esc>"));
+
+    // A resize storm down to 20x6 and back; every size must apply without an attached client.
+    for (auto [w, h] : {std::pair{80, 24}, {40, 10}, {20, 6}, {100, 30}, {20, 6}})
+        ASSERT_TRUE(s.resize(w, h)) << s.error();
+    ASSERT_TRUE(s.wait_for("standin 20x6"));
+    EXPECT_EQ(s.pane_size(), std::pair(20, 6));
+    EXPECT_EQ(screen_rows(s.capture()), 6);
+    ASSERT_TRUE(s.resize(120, 40));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& text) {
+            return text.find("standin 120x40") != std::string::npos && screen_rows(text) == 40;
+        },
+        "the redraw at 120x40"));
+    // Escapes on request: the stand-in draws no colours, but the capture still works with -e.
+    EXPECT_NE(s.capture(true).find("ready>"), std::string::npos);
+
+    ASSERT_TRUE(s.send_keys({"q"}));
+    int status = -1;
+    ASSERT_TRUE(s.wait_exit(&status));
+    EXPECT_EQ(status, 7);
+    EXPECT_TRUE(s.pane_dead());
+    EXPECT_NE(s.capture_dead().find("bye"), std::string::npos) << s.capture_history();
+}
+
+TEST(E2eInfra, WaitForTimesOutWithTheLastScreen) {
+    TMUX_SKIP_IF_MISSING();
+    TmuxSession s("printf 'nothing to see\\n'; exec sleep 30", TmuxOptions(40, 5));
+    ASSERT_TRUE(s.started()) << s.error();
+    ASSERT_TRUE(s.wait_for("nothing to see"));
+    ::testing::AssertionResult r = s.wait_for("never shown", 150ms);
+    EXPECT_FALSE(r);
+    EXPECT_NE(std::string(r.message()).find("never shown"), std::string::npos) << r.message();
+    EXPECT_NE(std::string(r.message()).find("nothing to see"), std::string::npos) << r.message();
+    EXPECT_FALSE(s.pane_dead());
+}
+
+TEST(E2eInfra, WaitForFailsFastWhenTheProgramExits) {
+    TMUX_SKIP_IF_MISSING();
+    // (Not at once: tmux 3.3a may lose the output of a program that exits within milliseconds
+    // of starting.)
+    TmuxSession s("sleep 0.1; printf 'crashed\\n'; exit 2", TmuxOptions(40, 5));
+    ASSERT_TRUE(s.started()) << s.error();
+    const auto start = std::chrono::steady_clock::now();
+    ::testing::AssertionResult r = s.wait_for("never shown", 10s);
+    EXPECT_FALSE(r);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+    EXPECT_NE(std::string(r.message()).find("exited, status 2"), std::string::npos) << r.message();
+    EXPECT_NE(std::string(r.message()).find("crashed"), std::string::npos) << r.message();
+}
+
+TEST(E2eInfra, TmuxRunsTheRuntopBinary) {
+    TMUX_SKIP_IF_MISSING();
+    TempDir dir;
+    make_dirs(dir / "run1");
+    write_file(dir / "run1/metrics.csv", "step,train_loss\n1,0.5\n2,0.25\n");
+    TmuxSession s(shell_quote(RUNTOP_BINARY) + " ls " + shell_quote(dir.path()),
+                  TmuxOptions(160, 20));
+    ASSERT_TRUE(s.started()) << s.error();
+    int status = -1;
+    ASSERT_TRUE(s.wait_exit(&status));
+    EXPECT_EQ(status, 0) << s.capture();
+    EXPECT_TRUE(s.wait_for("train_loss", 2s));
+}
+
+TEST(E2eInfra, ExitBySignalIsReported) {
+    TMUX_SKIP_IF_MISSING();
+    TmuxSession s("kill -TERM $$", TmuxOptions(40, 5));
+    ASSERT_TRUE(s.started()) << s.error();
+    int status = -1;
+    ASSERT_TRUE(s.wait_exit(&status));
+    EXPECT_EQ(status, 128 + 15);
+}
+
+class E2eInfraSsh : public SshLocalhostTest {};
+
+TEST_F(E2eInfraSsh, StandInThroughSshInsideTmux) {
+    TMUX_SKIP_IF_MISSING();
+    TempDir dir;
+    const std::string script = write_stand_in(dir);
+    const std::string line = ssh().command_line(
+        dir.path(), {{"LANG", "C.UTF-8"}, {"E2E_TAG", "via ssh"}}, shell_quote(script));
+    TmuxSession s(line, TmuxOptions(120, 40));
+    ASSERT_TRUE(s.started()) << s.error();
+    ASSERT_TRUE(s.wait_for("ready>")) << "sshd log:\n" << ssh().log();
+    std::string screen = s.capture();
+    // TERM travels with ssh's pty request; the rest comes from the command line.
+    EXPECT_NE(screen.find("term=" + tmux_pane_term() + " lang=C.UTF-8 tag=via ssh"),
+              std::string::npos)
+        << screen;
+    EXPECT_NE(screen.find("standin 120x40"), std::string::npos) << screen;
+
+    ASSERT_TRUE(s.send_text("x"));
+    ASSERT_TRUE(s.wait_for("keys:x"));
+    // The window change goes through ssh to the remote pty.
+    ASSERT_TRUE(s.resize(30, 8));
+    ASSERT_TRUE(s.wait_for("standin 30x8"));
+    ASSERT_TRUE(s.resize(120, 40));
+    ASSERT_TRUE(s.wait_for("standin 120x40"));
+
+    ASSERT_TRUE(s.send_keys({"q"}));
+    int status = -1;
+    ASSERT_TRUE(s.wait_exit(&status));
+    EXPECT_EQ(status, 7) << s.capture();  // ssh exits with the remote command's status
+}
+
+}  // namespace
+}  // namespace runtop::testing

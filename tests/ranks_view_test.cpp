@@ -1,0 +1,338 @@
+// The ranks view (views/ranks_view.h): golden frames of `runtop snapshot --view ranks` on the
+// shared fixture (tests/view_fixture.h), and in-process checks of what a text frame cannot show:
+// the styles of off-median, outlier, NaN and missing cells, paging over hundreds of ranks,
+// navigation, clicks and what Enter opens.
+//
+// Re-bless the golden frames after an intended change:
+//     RUNTOP_BLESS=1 build/tests/runtop_tests --gtest_filter='RanksSnapshot.*'
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/analyzer.h"
+#include "core/analyzing_sink.h"
+#include "core/store.h"
+#include "tests/view_fixture.h"
+#include "views/canvas.h"
+#include "views/model.h"
+#include "views/ranks_view.h"
+
+namespace runtop {
+namespace {
+
+using testing::run_runtop;
+
+class RanksSnapshot : public testing::ViewFixture {};
+
+TEST_F(RanksSnapshot, Braille) {
+    expect_golden("ranks_100x30", {"--size", "100x30", "--view", "ranks"});
+}
+
+TEST_F(RanksSnapshot, Ascii) {
+    expect_golden("ranks_100x30_ascii", {"--size", "100x30", "--view", "ranks", "--ascii"});
+}
+
+TEST_F(RanksSnapshot, SparklinesOfTheSelectedTag) {
+    // `v` on the grad norm row: rank 1's spike stands out of the shared y range.
+    expect_golden("ranks_100x20_sparklines",
+                  {"--size", "100x20", "--view", "ranks", "--keys", "j v"});
+}
+
+TEST_F(RanksSnapshot, SparklinesAscii) {
+    expect_golden("ranks_100x20_sparklines_ascii",
+                  {"--size", "100x20", "--view", "ranks", "--keys", "v", "--ascii"});
+}
+
+TEST_F(RanksSnapshot, NarrowAndShort) {
+    // The statistics give way before the ranks; no legend nor readout on 7 rows.
+    expect_golden("ranks_48x7", {"--size", "48x7", "--view", "ranks"});
+}
+
+TEST_F(RanksSnapshot, FrameFitsAndTooSmallShowsTheNotice) {
+    for (const char* size : {"20x6", "33x9", "100x30", "160x50"}) {
+        auto r = run_runtop({"snapshot", "--size", size, "--view", "ranks", fixture()});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const std::string text = size;
+        const int w = std::stoi(text), h = std::stoi(text.substr(text.find('x') + 1));
+        const auto lines = testing::split_lines(r.out);
+        EXPECT_EQ(static_cast<int>(lines.size()), h) << size;
+        for (const std::string& line : lines) EXPECT_LE(ui::display_width(line), w) << line;
+        EXPECT_EQ(r.out.find("too small"), std::string::npos) << r.out;
+    }
+    auto small = run_runtop({"snapshot", "--size", "19x5", "--view", "ranks", fixture()});
+    ASSERT_EQ(small.exit_code, 0) << small.err;
+    EXPECT_NE(small.out.find("too small"), std::string::npos) << small.out;
+    EXPECT_NE(small.out.find("ranks needs"), std::string::npos) << small.out;
+}
+
+}  // namespace
+
+namespace ui {
+namespace {
+
+class RanksView : public ::testing::Test {
+  protected:
+    RanksView() : analyzer_(default_rules()), sink_(analyzer_, &store_) {}
+    template <class F>
+    void add(const std::string& run, int rank, const std::string& tag, int steps, F f) {
+        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+        for (int s = 0; s < steps; ++s) sink_.append(id, {s, 1.7e9 + s, static_cast<double>(f(s))});
+    }
+    // Row y's text, non-ASCII as '?'.
+    static std::string row(const Canvas& c, int y) {
+        std::string out;
+        for (int x = 0; x < c.width(); ++x) {
+            const char32_t ch = c.at(x, y).ch;
+            if (ch != 0 && ch < 0x80) out += static_cast<char>(ch);
+            if (ch >= 0x80) out += '?';
+        }
+        return out;
+    }
+    static std::pair<int, int> find(const Canvas& c, const std::string& text, int from_y = 0) {
+        for (int y = from_y; y < c.height(); ++y) {
+            const std::size_t x = row(c, y).find(text);
+            if (x != std::string::npos) return {static_cast<int>(x), y};
+        }
+        return {-1, -1};
+    }
+    // The style of the last cell of `text` (values are right-aligned in their cells).
+    static Style style_at(const Canvas& c, const std::string& text, int from_y) {
+        const auto [x, y] = find(c, text, from_y);
+        EXPECT_GE(y, 0) << text;
+        if (y < 0) return {};
+        return c.at(x + static_cast<int>(text.size()) - 1, y).style;
+    }
+
+    Store store_;
+    Analyzer analyzer_;
+    AnalyzingSink sink_;
+};
+
+TEST_F(RanksView, DeviationLevelsFollowTheCrossRankLimit) {
+    std::vector<RankValue> values;
+    for (int r = 0; r < 8; ++r) values.push_back({r, 100.0 + r * 0.1});
+    const CrossRankStats s = compute_cross_rank(values);
+    // The limit is max(5 MAD, 5% of the median) = 5.0175 here.
+    EXPECT_EQ(rank_deviation(100.3, s).level, CellLevel::kOk);
+    EXPECT_EQ(rank_deviation(103.5, s).level, CellLevel::kOff);     // over half of it
+    EXPECT_EQ(rank_deviation(80.0, s).level, CellLevel::kOutlier);  // beyond it
+    EXPECT_EQ(rank_deviation(std::nan(""), s).level, CellLevel::kNonFinite);
+    EXPECT_EQ(rank_deviation(-INFINITY, s).level, CellLevel::kNonFinite);
+    EXPECT_NEAR(rank_deviation(105.35, s).ratio, 1.0, 0.01);
+    // Two ranks: no majority, nothing stands out.
+    const CrossRankStats two = compute_cross_rank(std::vector<RankValue>{{0, 1.0}, {1, 50.0}});
+    EXPECT_EQ(rank_deviation(50.0, two).level, CellLevel::kOk);
+    // Without colour the level still reads: bold+reverse, bold+underline, plain.
+    EXPECT_TRUE(cell_style(CellLevel::kOutlier).reverse);
+    EXPECT_TRUE(cell_style(CellLevel::kOutlier).bold);
+    EXPECT_TRUE(cell_style(CellLevel::kOff).underline);
+    EXPECT_EQ(cell_style(CellLevel::kOk), Style{Role::kOk});
+}
+
+TEST_F(RanksView, StragglerIsAnOutlierNaNAndMissingCellsHaveTheirOwnLook) {
+    for (int rank = 0; rank < 8; ++rank) {
+        add("job", rank, "train/throughput", 50,
+            [rank](int s) { return (rank == 5 ? 1030.0 : 1260.0) + (s % 3) + rank; });
+        add("job", rank, "train/loss", 50,
+            [rank](int s) { return rank == 2 && s == 49 ? std::nan("") : 0.6 + 0.001 * rank; });
+        if (rank != 6) add("job", rank, "train/grad_norm", 50, [](int) { return 1.0; });
+    }
+    ViewModel model(store_, analyzer_);
+    Canvas canvas(120, 20);
+    draw_ranks(canvas, model, {});
+
+    const auto [tx, ty] = find(canvas, "train/throughput");
+    ASSERT_GE(ty, 0);
+    // The straggler: an outlier, bold and reversed in the alert role, named in OUTLIERS.
+    EXPECT_EQ(style_at(canvas, "1036", ty), (Style{Role::kAlert, true, true}));
+    EXPECT_NE(row(canvas, ty).find("1 r5"), std::string::npos) << row(canvas, ty);
+    EXPECT_EQ(style_at(canvas, "1 r5", ty).role, Role::kAlert);
+    EXPECT_EQ(style_at(canvas, "1261", ty).role, Role::kOk);
+    // A NaN newest value: "nan" in the NaN role, counted apart from the outliers.
+    const auto [lx, ly] = find(canvas, "train/loss");
+    ASSERT_GE(ly, 0);
+    EXPECT_EQ(style_at(canvas, "nan", ly).role, Role::kNan);
+    EXPECT_NE(row(canvas, ly).find("1 nan r2"), std::string::npos) << row(canvas, ly);
+    // A rank without the tag: a dim dot.
+    const auto [gx, gy] = find(canvas, "train/grad_norm");
+    ASSERT_GE(gy, 0);
+    int dots = 0;
+    for (int x = 0; x < canvas.width(); ++x)
+        if (canvas.at(x, gy).ch == U'·') {
+            ++dots;
+            EXPECT_EQ(canvas.at(x, gy).style.role, Role::kDim);
+        }
+    EXPECT_EQ(dots, 1) << row(canvas, gy);
+    // The header names the ranks; the status says what is shown.
+    EXPECT_NE(row(canvas, 1).find("r7"), std::string::npos) << row(canvas, 1);
+    EXPECT_NE(row(canvas, 19).find("8 ranks, tag 1/3"), std::string::npos) << row(canvas, 19);
+}
+
+TEST_F(RanksView, PagesThreeHundredRanks) {
+    for (int rank = 0; rank < 300; ++rank)
+        add("job", rank, "train/loss", 3, [rank](int) { return rank == 250 ? 9.0 : 1.0; });
+    ViewModel model(store_, analyzer_);
+    const int w = 100, h = 12;
+    RanksState state;
+    RanksLayout l = ranks_layout(state, model, w, h);
+    ASSERT_EQ(l.columns.size(), 300u);
+    ASSERT_GT(l.per_page, 3);
+    ASSERT_LT(l.per_page, 30);
+    Canvas canvas(w, h);
+    draw_ranks(canvas, model, state);
+    EXPECT_NE(row(canvas, h - 1).find(fmt::format("ranks 0-{} of 300", l.per_page - 1)),
+              std::string::npos)
+        << row(canvas, h - 1);
+    // The outlier on a later page is named in the statistics already.
+    EXPECT_NE(row(canvas, 2).find("1 r250"), std::string::npos) << row(canvas, 2);
+
+    // Right past the page's last rank turns the page; a pan moves a page at once.
+    state.column = l.per_page - 1;
+    EXPECT_TRUE(ranks_handle(state, Action::kRight, model, w, h));
+    l = ranks_layout(state, model, w, h);
+    EXPECT_EQ(l.first_column, l.per_page);
+    EXPECT_TRUE(ranks_handle(state, Action::kPanRight, model, w, h));
+    EXPECT_EQ(state.column, 2 * l.per_page);
+    state.column = 250;
+    draw_ranks(canvas, model, state);
+    l = ranks_layout(state, model, w, h);
+    EXPECT_NE(row(canvas, h - 1).find(fmt::format("ranks {}-", l.first_column)), std::string::npos)
+        << row(canvas, h - 1);
+    EXPECT_EQ(style_at(canvas, "9", 2), (Style{Role::kAccent, true, true}));  // selected
+    // Clamped at the ends; nothing changes past them.
+    state.column = 299;
+    EXPECT_FALSE(ranks_handle(state, Action::kRight, model, w, h));
+    EXPECT_EQ(ranks_selection(state, model, w, h).series, model.groups()[0].series[299]);
+
+    // Sparkline mode pages the ranks vertically.
+    state = {};
+    EXPECT_TRUE(ranks_handle(state, Action::kToggleRankSparklines, model, w, h));
+    l = ranks_layout(state, model, w, h);
+    EXPECT_TRUE(ranks_handle(state, Action::kPageDown, model, w, h));
+    EXPECT_EQ(state.column, l.body_rows);
+    draw_ranks(canvas, model, state);
+    EXPECT_NE(row(canvas, h - 1).find(fmt::format("rows {}-", l.body_rows + 1)), std::string::npos)
+        << row(canvas, h - 1);
+    EXPECT_TRUE(ranks_handle(state, Action::kLast, model, w, h));
+    EXPECT_EQ(state.column, 299);
+}
+
+TEST_F(RanksView, NavigationClicksAndSelection) {
+    for (int rank = 0; rank < 4; ++rank) {
+        add("job", rank, "train/loss", 20, [rank](int s) { return 2.0 - 0.05 * s + rank; });
+        add("job", rank, "train/lr", 20, [](int) { return 1e-3; });
+        add("job", rank, "eval/acc", 20, [](int s) { return 0.01 * s; });
+    }
+    ViewModel model(store_, analyzer_);
+    const int w = 100, h = 16;
+    RanksState state;
+    EXPECT_FALSE(ranks_handle(state, Action::kUp, model, w, h));  // already at the top
+    EXPECT_TRUE(ranks_handle(state, Action::kDown, model, w, h));
+    EXPECT_EQ(state.row, 1);
+    EXPECT_TRUE(ranks_handle(state, Action::kLast, model, w, h));
+    EXPECT_EQ(state.row, 2);
+    EXPECT_TRUE(ranks_handle(state, Action::kFirst, model, w, h));
+    EXPECT_TRUE(ranks_handle(state, Action::kRight, model, w, h));
+    EXPECT_EQ(state.column, 1);
+    EXPECT_FALSE(ranks_handle(state, Action::kZoomIn, model, w, h));  // not the view's
+
+    // A click on a cell selects its tag and rank; on a head, the rank; on a tag, the row.
+    const RanksLayout l = ranks_layout(state, model, w, h);
+    const int x3 = l.cell_x + 3 * l.pitch;
+    EXPECT_TRUE(ranks_click(state, x3, l.body_y + 2, model, w, h));
+    EXPECT_EQ(state.row, 2);
+    EXPECT_EQ(state.column, 3);
+    RanksSelection s = ranks_selection(state, model, w, h);
+    ASSERT_NE(s.group, nullptr);
+    EXPECT_EQ(s.group->tag, model.groups()[2].tag);
+    ASSERT_NE(s.series, kNoSeries);
+    EXPECT_EQ(model.run_rank(s.series), (RunRank{"job", 3}));
+    EXPECT_TRUE(ranks_click(state, l.cell_x, l.body_y - 1, model, w, h));
+    EXPECT_EQ(state.column, 0);
+    EXPECT_EQ(state.row, 2);
+    EXPECT_TRUE(ranks_click(state, 1, l.body_y, model, w, h));
+    EXPECT_EQ(state.row, 0);
+    EXPECT_FALSE(ranks_click(state, 1, h - 1, model, w, h));  // the status line
+
+    // Sparklines: Up/Down move the rank, Left/Right the tag; a click picks a rank's row.
+    EXPECT_TRUE(ranks_handle(state, Action::kToggleRankSparklines, model, w, h));
+    EXPECT_TRUE(ranks_handle(state, Action::kDown, model, w, h));
+    EXPECT_EQ(state.column, 1);
+    EXPECT_TRUE(ranks_handle(state, Action::kRight, model, w, h));
+    EXPECT_EQ(state.row, 1);
+    const RanksLayout sl = ranks_layout(state, model, w, h);
+    EXPECT_TRUE(ranks_click(state, sl.spark_x + 2, sl.body_y + 3, model, w, h));
+    EXPECT_EQ(state.column, 3);
+    s = ranks_selection(state, model, w, h);
+    EXPECT_EQ(s.group->tag, model.groups()[1].tag);
+    EXPECT_EQ(model.run_rank(s.series), (RunRank{"job", 3}));
+    Canvas canvas(w, h);
+    draw_ranks(canvas, model, state);
+    // The selected rank's label is reversed; a sparkline per rank, the last value after it.
+    EXPECT_EQ(canvas.at(0, sl.body_y + 3).style, (Style{Role::kAccent, true, true}));
+    EXPECT_NE(row(canvas, 1).find("LAST"), std::string::npos) << row(canvas, 1);
+
+    // Too small: nothing to click.
+    EXPECT_FALSE(ranks_click(state, 1, 2, model, 19, 5));
+}
+
+TEST_F(RanksView, RunsWithTheSameRanksGetColumnsEachAndOtherwiseShareThem) {
+    // Two experiments with the same tags and ranks: (run, rank) columns, run names above.
+    for (const char* run : {"base", "new"})
+        for (int rank = 0; rank < 2; ++rank)
+            add(run, rank, "train/loss", 10, [rank](int) { return 1.0 + rank; });
+    {
+        ViewModel model(store_, analyzer_);
+        bool by_rank = true;
+        const std::vector<RunRank> columns = rank_columns(model, &by_rank);
+        EXPECT_FALSE(by_rank);
+        ASSERT_EQ(columns.size(), 4u);
+        EXPECT_EQ(columns[2], (RunRank{"new", 0}));
+        Canvas canvas(80, 10);
+        draw_ranks(canvas, model, {});
+        EXPECT_NE(row(canvas, 0).find("base"), std::string::npos) << row(canvas, 0);
+        EXPECT_NE(row(canvas, 0).find("new"), std::string::npos) << row(canvas, 0);
+        EXPECT_NE(row(canvas, 9).find("4 columns"), std::string::npos) << row(canvas, 9);
+    }
+    // One job read as two runs with different tags (msProbe CSVs beside event files): one
+    // column per rank.
+    Store store;
+    Analyzer analyzer(default_rules());
+    AnalyzingSink sink(analyzer, &store);
+    for (int rank = 0; rank < 3; ++rank) {
+        const SeriesId a = sink.series({"tb", rank, "train/loss"}, SourceKind::kTfEvents);
+        const SeriesId b = sink.series({"msprobe", rank, "grad/x/norm"}, SourceKind::kTfEvents);
+        sink.append(a, {0, 1.7e9, 1.0});
+        sink.append(b, {0, 1.7e9, 2.0});
+    }
+    ViewModel model(store, analyzer);
+    bool by_rank = false;
+    const std::vector<RunRank> columns = rank_columns(model, &by_rank);
+    EXPECT_TRUE(by_rank);
+    ASSERT_EQ(columns.size(), 3u);
+    EXPECT_EQ(columns[1].rank, 1);
+    Canvas canvas(80, 10);
+    draw_ranks(canvas, model, {});
+    for (int y = 2; y < 4; ++y)  // the two tags' rows: no rank misses a tag
+        for (int x = 0; x < canvas.width(); ++x) EXPECT_NE(canvas.at(x, y).ch, U'·') << y;
+    EXPECT_NE(canvas.to_text().find("train/loss r0 (tb): 1"), std::string::npos)
+        << canvas.to_text();
+}
+
+TEST_F(RanksView, EmptyModelSaysSo) {
+    ViewModel model(store_, analyzer_);
+    Canvas canvas(60, 10);
+    draw_ranks(canvas, model, {});
+    EXPECT_NE(row(canvas, 1).find("no scalar series read yet"), std::string::npos);
+    RanksState state;
+    EXPECT_FALSE(ranks_handle(state, Action::kDown, model, 60, 10));
+    EXPECT_EQ(ranks_selection(state, model, 60, 10).group, nullptr);
+}
+
+}  // namespace
+}  // namespace ui
+}  // namespace runtop

@@ -1,0 +1,229 @@
+// The dashboard's state machine (views/screen.h): keys through the action table switch views,
+// carry the selected tag across them, open the detail chart from every view (an anomaly at its
+// step), filter with live preview and undo, acknowledge, follow/pause, help and quit; the key
+// scripts of `runtop snapshot --keys`. In-process, no terminal: what the event loop calls.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/analyzer.h"
+#include "core/analyzing_sink.h"
+#include "core/store.h"
+#include "views/screen.h"
+
+namespace runtop::ui {
+namespace {
+
+constexpr int kW = 120, kH = 40;
+
+class Screen : public ::testing::Test {
+  protected:
+    Screen() : analyzer_(default_rules()), sink_(analyzer_, &store_), model_(store_, analyzer_) {
+        // Four ranks; rank 2's loss turns NaN at step 300.
+        for (int rank = 0; rank < 4; ++rank) {
+            for (const char* tag : {"train/loss", "train/grad_norm", "eval/accuracy"}) {
+                const SeriesId id = sink_.series({"job", rank, tag}, SourceKind::kTfEvents);
+                for (int s = 0; s < 400; ++s) {
+                    double v = 1.0 + 1.0 / (s + 1) + 0.001 * rank;
+                    if (rank == 2 && s == 300 && std::string(tag) == "train/loss") v = NAN;
+                    sink_.append(id, {s, 1.7e9 + s, v});
+                }
+            }
+        }
+        analyzer_.finish();
+        model_.update();
+    }
+    Outcome key(const std::string& name, bool text = false) {
+        return handle(state_, InputEvent::named(name, text), model_, analyzer_, kW, kH);
+    }
+    void keys(const std::string& script) {
+        for (const InputEvent& e : parse_key_script(script))
+            handle(state_, e, model_, analyzer_, kW, kH);
+    }
+    std::string frame() {
+        Canvas c(kW, kH);
+        draw_screen(c, model_, state_);
+        return c.to_text();
+    }
+
+    Store store_;
+    Analyzer analyzer_;
+    AnalyzingSink sink_;
+    ViewModel model_;
+    UiState state_;
+};
+
+TEST_F(Screen, NumberKeysSwitchViewsAndQIsQuit) {
+    EXPECT_TRUE(key("2").redraw);
+    EXPECT_EQ(state_.view, ViewId::kRanks);
+    key("3");
+    EXPECT_EQ(state_.view, ViewId::kHeatmap);
+    key("4");
+    EXPECT_EQ(state_.view, ViewId::kAnomalies);
+    key("1");
+    EXPECT_EQ(state_.view, ViewId::kOverview);
+    EXPECT_FALSE(key("j").quit);
+    EXPECT_TRUE(key("q").quit);
+    EXPECT_TRUE(key("Ctrl-C").quit);
+    EXPECT_TRUE(key("Ctrl-L").force);
+}
+
+TEST_F(Screen, EnterOpensTheSelectedCardAndEscGoesBack) {
+    keys("Right Right Enter");  // the first move selects the first card, the second moves
+    ASSERT_EQ(state_.view, ViewId::kDetail);
+    EXPECT_EQ(state_.detail.tag, model_.groups()[1].tag);
+    key("Esc");
+    EXPECT_EQ(state_.view, ViewId::kOverview);
+    EXPECT_EQ(state_.overview.selected, 1);
+}
+
+TEST_F(Screen, TheSelectedTagFollowsAcrossViews) {
+    keys("Right Right Right");
+    const std::string tag = model_.groups()[2].tag;
+    key("3");
+    EXPECT_EQ(state_.heatmap.tag, tag);
+    key("2");
+    EXPECT_EQ(state_.ranks.row, 2);
+    key("Enter");
+    EXPECT_EQ(state_.detail.tag, tag);
+}
+
+TEST_F(Screen, AnAnomalyOpensAtItsStepOnItsRank) {
+    key("4");
+    key("Enter");
+    ASSERT_EQ(state_.view, ViewId::kDetail);
+    EXPECT_EQ(state_.detail.tag, "train/loss");
+    ASSERT_TRUE(state_.detail.focus);
+    EXPECT_EQ(state_.detail.focus->rank, 2);
+    ASSERT_TRUE(state_.detail.cursor);
+    EXPECT_EQ(*state_.detail.cursor, 300);
+    key("Esc");
+    EXPECT_EQ(state_.view, ViewId::kAnomalies);
+}
+
+TEST_F(Screen, NFromAnywhereShowsTheFirstFailure) {
+    key("n");
+    ASSERT_EQ(state_.view, ViewId::kDetail);
+    EXPECT_EQ(state_.detail.tag, "train/loss");
+    EXPECT_EQ(*state_.detail.cursor, 300);
+    EXPECT_NE(frame().find("anomaly 1/1"), std::string::npos);
+}
+
+TEST_F(Screen, TagFilterPreviewsAsTypedAndEscUndoes) {
+    const std::size_t all = model_.selected().size();
+    keys("/ grad");
+    EXPECT_EQ(state_.prompt.kind, Prompt::Kind::kTags);
+    EXPECT_EQ(model_.selected().size(), 4u);  // applied while typing
+    EXPECT_NE(frame().find("filter tags (RE2): grad"), std::string::npos);
+    key("Esc");
+    EXPECT_EQ(model_.selected().size(), all);
+    EXPECT_EQ(model_.filter_tags(), "");
+    keys("/ loss Enter");
+    EXPECT_EQ(state_.prompt.kind, Prompt::Kind::kNone);
+    EXPECT_EQ(model_.filter_tags(), "loss");
+    EXPECT_EQ(model_.selected().size(), 4u);
+    // Empty clears.
+    keys("/ Backspace Backspace Backspace Backspace Enter");
+    EXPECT_EQ(model_.filter_tags(), "");
+    EXPECT_EQ(model_.selected().size(), all);
+}
+
+TEST_F(Screen, ABadRegexSaysWhyAndKeepsTheLastGoodFilter) {
+    keys("/ los");
+    EXPECT_EQ(model_.selected().size(), 4u);
+    keys("(");
+    EXPECT_FALSE(state_.prompt.error.empty());
+    EXPECT_EQ(model_.filter_tags(), "los");  // still the last good one
+    key("Enter");                            // not kept while it does not parse
+    EXPECT_EQ(state_.prompt.kind, Prompt::Kind::kTags);
+    key("Backspace");
+    key("Enter");
+    EXPECT_EQ(state_.prompt.kind, Prompt::Kind::kNone);
+    EXPECT_EQ(model_.filter_tags(), "los");
+}
+
+TEST_F(Screen, RankFilter) {
+    keys("r 0-1,!1 Enter");
+    EXPECT_EQ(model_.filter_ranks(), "0-1,!1");
+    EXPECT_EQ(model_.selected().size(), 3u);  // rank 0's three tags
+    keys("r x");
+    EXPECT_FALSE(state_.prompt.error.empty());
+    key("Esc");
+    EXPECT_EQ(model_.filter_ranks(), "0-1,!1");
+}
+
+TEST_F(Screen, AcknowledgingKeepsTheRecordButCalmsTheCounts) {
+    EXPECT_EQ(model_.alert_counts().alert, 1u);
+    keys("4 a");
+    EXPECT_EQ(state_.anomalies.acknowledged.size(), 1u);
+    EXPECT_EQ(model_.alert_counts().alert, 0u);
+    EXPECT_EQ(model_.alert_counts().acknowledged, 1u);
+    const std::string f = frame();
+    EXPECT_NE(f.find("ack"), std::string::npos);
+    EXPECT_NE(f.find("train/loss"), std::string::npos);  // still listed
+}
+
+TEST_F(Screen, SmoothingFollowAndLogYAreStateTheAppReads) {
+    EXPECT_DOUBLE_EQ(kSmoothingSteps[state_.smoothing], 0.6);
+    key("s");
+    EXPECT_DOUBLE_EQ(kSmoothingSteps[state_.smoothing], 0.9);
+    EXPECT_DOUBLE_EQ(state_.detail.smoothing, 0.9);
+    key("f");
+    EXPECT_FALSE(state_.follow);
+    EXPECT_NE(frame().find("paused"), std::string::npos);
+    key("f");
+    EXPECT_TRUE(state_.follow);
+    key("l");
+    EXPECT_TRUE(state_.detail.log_y);
+    key("Enter");
+    EXPECT_TRUE(state_.detail.log_y);  // carried into the chart
+}
+
+TEST_F(Screen, HelpIsTheActionTableAndAnyKeyClosesIt) {
+    key("?");
+    EXPECT_TRUE(state_.help);
+    // Every binding is on the help screen, scrolling down through it.
+    std::string seen;
+    for (int i = 0; i < 8; ++i) {
+        seen += frame();
+        key("PgDn");
+    }
+    for (const Binding& b : bindings())
+        EXPECT_NE(seen.find(std::string(b.help).substr(0, 30)), std::string::npos) << b.help;
+    EXPECT_NE(seen.find("wheel"), std::string::npos);
+    EXPECT_FALSE(key("q").quit);  // closes the help, does not quit
+    EXPECT_FALSE(state_.help);
+}
+
+TEST_F(Screen, UnknownKeysSaySoInsteadOfDoingNothingSilently) {
+    key("Z", true);
+    EXPECT_NE(state_.flash.find("? shows the keys"), std::string::npos);
+    key("1");
+    EXPECT_TRUE(state_.flash.empty());
+}
+
+TEST_F(Screen, ClickSelectsAndASecondClickOpens) {
+    const InputEvent click = InputEvent::mouse(40, 2, MouseButton::kLeft);
+    handle(state_, click, model_, analyzer_, kW, kH);
+    const int selected = state_.overview.selected;
+    EXPECT_GT(selected, 0);
+    handle(state_, click, model_, analyzer_, kW, kH);
+    EXPECT_EQ(state_.view, ViewId::kDetail);
+    EXPECT_EQ(state_.detail.tag, model_.groups()[selected].tag);
+}
+
+TEST(KeyScript, NamesAreKeysOtherWordsAreTyped) {
+    const std::vector<InputEvent> e = parse_key_script("2 j Enter / loss Space Ctrl-L");
+    std::vector<std::string> names;
+    for (const InputEvent& i : e) names.push_back(i.key);
+    EXPECT_EQ(names, (std::vector<std::string>{"2", "j", "Enter", "/", "l", "o", "s", "s", "Space",
+                                               "Ctrl-L"}));
+    EXPECT_TRUE(e[3].text);
+    EXPECT_FALSE(e[2].text);
+    EXPECT_TRUE(parse_key_script("  ").empty());
+}
+
+}  // namespace
+}  // namespace runtop::ui

@@ -1,0 +1,215 @@
+#include "views/chart_plot.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <ctime>
+
+#include <fmt/format.h>
+
+namespace runtop::ui {
+namespace {
+
+// Braille dot bits of dot column (0 left, 1 right) at dot row r (0 bottom .. 3 top).
+constexpr unsigned kBrailleDot[2][4] = {{0x40, 0x04, 0x02, 0x01}, {0x80, 0x20, 0x10, 0x08}};
+
+}  // namespace
+
+DotShape dot_shape(GlyphTier tier) {
+    switch (tier) {
+        case GlyphTier::kBraille:
+            return {2, 4};
+        case GlyphTier::kBlocks:
+            return {1, 2};
+        case GlyphTier::kAscii:
+            return {1, 3};
+    }
+    return {1, 1};
+}
+
+DotGrid::DotGrid(int cells_w, int cells_h, GlyphTier tier)
+    : tier_(tier),
+      shape_(dot_shape(tier)),
+      w_(std::max(0, cells_w)),
+      h_(std::max(0, cells_h)),
+      cells_(static_cast<std::size_t>(w_) * static_cast<std::size_t>(h_)) {}
+
+void DotGrid::span(int x, int y0, int y1, int group, int priority, Style style) {
+    if (x < 0 || x >= dot_w() || dot_h() == 0) return;
+    if (y0 > y1) std::swap(y0, y1);
+    y0 = std::max(y0, 0);
+    y1 = std::min(y1, dot_h() - 1);
+    const int cx = x / shape_.x, side = x % shape_.x;
+    for (int y = y0; y <= y1;) {
+        const int row_from_bottom = y / shape_.y;
+        const int cy = h_ - 1 - row_from_bottom;
+        // The dots of this span inside this cell.
+        unsigned bits = 0;
+        const int top = std::min(y1, (row_from_bottom + 1) * shape_.y - 1);
+        for (; y <= top; ++y) {
+            const int r = y % shape_.y;
+            bits |= tier_ == GlyphTier::kBraille ? kBrailleDot[side][r] : 1u << r;
+        }
+        DotCell& c = cells_[index(cx, cy)];
+        if (c.bits == 0 || priority > c.priority) {
+            if (c.bits != 0 && c.group != group) c.bits = 0;  // occluded
+            c.bits = static_cast<std::uint8_t>(c.bits | bits);
+            c.group = group;
+            c.priority = priority;
+            c.style = style;
+        } else if (c.group == group) {
+            c.bits = static_cast<std::uint8_t>(c.bits | bits);
+        }
+    }
+}
+
+char32_t DotGrid::glyph(int cx, int cy) const {
+    const unsigned bits = cells_[index(cx, cy)].bits;
+    if (bits == 0) return U' ';
+    switch (tier_) {
+        case GlyphTier::kBraille:
+            return static_cast<char32_t>(0x2800 + bits);
+        case GlyphTier::kBlocks:
+            return bits == 1 ? U'▄' : bits == 2 ? U'▀' : U'█';
+        case GlyphTier::kAscii:
+            // bottom '.', middle '-', top '\'', more than one level '|' (':' with a gap).
+            switch (bits) {
+                case 1:
+                    return U'.';
+                case 2:
+                    return U'-';
+                case 4:
+                    return U'\'';
+                case 5:
+                    return U':';
+                default:
+                    return U'|';
+            }
+    }
+    return U'?';
+}
+
+void DotGrid::render(Canvas& canvas, int x0, int y0) const {
+    for (int cy = 0; cy < h_; ++cy)
+        for (int cx = 0; cx < w_; ++cx)
+            if (!empty(cx, cy)) canvas.put(x0 + cx, y0 + cy, glyph(cx, cy), style(cx, cy));
+}
+
+std::vector<double> nice_ticks(double lo, double hi, int max_ticks) {
+    std::vector<double> out;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) return out;
+    max_ticks = std::max(2, max_ticks);
+    const double raw = (hi - lo) / max_ticks;
+    if (!(raw > 0) || !std::isfinite(raw)) return out;
+    // step = m * 10^e; a tick is k * m * 10^e, computed as (k * m) / 10^-e when e < 0 so
+    // that 0.6 is 0.6, not 3 * 0.2 = 0.6000000000000001.
+    const int e = static_cast<int>(std::floor(std::log10(raw)));
+    const double mag = std::pow(10.0, e), inv = std::pow(10.0, -e);
+    double m = 1;
+    for (double c : {1.0, 2.0, 5.0, 10.0}) {
+        m = c;
+        if (c * mag >= raw) break;
+    }
+    const double step = m * mag;
+    auto tick = [&](double k) { return e < 0 ? k * m / inv : k * m * mag; };
+    const double first = std::ceil(lo / step);
+    for (double k = first;; ++k) {
+        double v = tick(k);
+        if (v > hi + step * 1e-9) break;
+        if (std::fabs(v) < step * 1e-9) v = 0;  // no "-0" or 1e-17 for zero
+        out.push_back(v);
+        if (out.size() > 100) break;
+    }
+    return out;
+}
+
+std::vector<double> log_ticks(double lo, double hi, int max_ticks) {
+    std::vector<double> out;
+    if (!(lo > 0) || !(hi > lo) || !std::isfinite(hi)) return nice_ticks(lo, hi, max_ticks);
+    max_ticks = std::max(2, max_ticks);
+    const int e0 = static_cast<int>(std::ceil(std::log10(lo) - 1e-9));
+    const int e1 = static_cast<int>(std::floor(std::log10(hi) + 1e-9));
+    const int decades = e1 - e0 + 1;
+    if (decades >= 3 || (decades == 2 && max_ticks < 6)) {
+        const int every = (decades + max_ticks - 1) / max_ticks;
+        for (int e = e0; e <= e1; ++e)
+            if ((e - e0) % every == 0) out.push_back(std::pow(10.0, e));
+        return out;
+    }
+    for (int e = e0 - 1; e <= e1; ++e)
+        for (double m : {1.0, 2.0, 5.0}) {
+            const double v = m * std::pow(10.0, e);
+            if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push_back(v);
+        }
+    if (out.size() >= 2 && static_cast<int>(out.size()) <= max_ticks) return out;
+    return nice_ticks(lo, hi, max_ticks);
+}
+
+std::vector<std::int64_t> step_ticks(std::int64_t lo, std::int64_t hi, int max_ticks) {
+    std::vector<std::int64_t> out;
+    if (hi < lo) return out;
+    if (hi == lo) return {lo};
+    max_ticks = std::max(2, max_ticks);
+    const double raw = static_cast<double>(hi - lo) / max_ticks;
+    double mag = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
+    double step = mag;
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        step = m * mag;
+        if (step >= raw) break;
+    }
+    const auto s = std::max<std::int64_t>(1, static_cast<std::int64_t>(step));
+    std::int64_t first = lo >= 0 ? (lo + s - 1) / s * s : -((-lo) / s * s);
+    for (std::int64_t v = first; v <= hi && out.size() <= 100; v += s) out.push_back(v);
+    return out;
+}
+
+double time_tick_interval(double span, int max_ticks) {
+    static constexpr std::array<double, 22> kIntervals = {
+        1,    2,    5,    10,    15,    30,    60,    120,    300,    600,     900,
+        1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800, 2592000, 31536000};
+    max_ticks = std::max(1, max_ticks);
+    for (double i : kIntervals)
+        if (span / i <= max_ticks) return i;
+    double i = kIntervals.back();
+    while (span / i > max_ticks) i *= 10;
+    return i;
+}
+
+std::string relative_time_text(double seconds, bool coarse) {
+    if (!std::isfinite(seconds)) return "?";
+    const char* sign = seconds < 0 ? "-" : "+";
+    auto s = static_cast<std::int64_t>(std::llround(std::fabs(seconds)));
+    const std::int64_t d = s / 86400, h = s / 3600 % 24, m = s / 60 % 60, sec = s % 60;
+    if (d > 0)
+        return coarse && h == 0 ? fmt::format("{}{}d", sign, d)
+                                : fmt::format("{}{}d{}h", sign, d, h);
+    if (h > 0)
+        return coarse && m == 0 ? fmt::format("{}{}h", sign, h)
+                                : fmt::format("{}{}h{}m", sign, h, m);
+    if (m > 0)
+        return coarse && sec == 0 ? fmt::format("{}{}m", sign, m)
+                                  : fmt::format("{}{}m{}s", sign, m, sec);
+    return fmt::format("{}{}s", sign, sec);
+}
+
+std::string wall_time_text(double unix_time, bool seconds, bool date) {
+    if (!std::isfinite(unix_time)) return "?";
+    const auto t = static_cast<std::time_t>(std::floor(unix_time));
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    std::string out;
+    if (date) out = fmt::format("{:02}-{:02} ", tm.tm_mon + 1, tm.tm_mday);
+    out += seconds ? fmt::format("{:02}:{:02}:{:02}", tm.tm_hour, tm.tm_min, tm.tm_sec)
+                   : fmt::format("{:02}:{:02}", tm.tm_hour, tm.tm_min);
+    return out;
+}
+
+long local_utc_offset(double unix_time) {
+    if (!std::isfinite(unix_time)) return 0;
+    const auto t = static_cast<std::time_t>(std::floor(unix_time));
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    return tm.tm_gmtoff;
+}
+
+}  // namespace runtop::ui

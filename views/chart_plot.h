@@ -1,0 +1,89 @@
+// Building blocks of multi-row charts (the detail chart): a dot grid that plots vertical runs
+// of dots in cells (braille 2x4 dots a cell, half blocks 1x2, ascii 1x3), with layers that
+// occlude each other cell by cell, and axis helpers: "nice" linear, log and time ticks, and
+// the time texts of the x axis.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "views/canvas.h"
+#include "views/glyphs.h"
+
+namespace runtop::ui {
+
+// Dots per cell in a tier: braille 2 across, 4 down; blocks (▀ ▄ █) 1 x 2; ascii (' - . |) 1 x 3.
+struct DotShape {
+    int x = 1;
+    int y = 1;
+};
+DotShape dot_shape(GlyphTier tier);
+
+// A plot area of cells_w x cells_h cells as a grid of dots, (0, 0) the bottom-left dot.
+//
+// Each cell shows the dots of one group (a series) only: the group with the highest priority
+// that put dots there; dots of other groups in that cell are occluded (so the series in front
+// reads as one clean line), while dots of the same group merge (its raw and smoothed lines), the
+// cell taking the style of the highest-priority layer that drew into it.
+class DotGrid {
+  public:
+    DotGrid(int cells_w, int cells_h, GlyphTier tier);
+    int cells_w() const { return w_; }
+    int cells_h() const { return h_; }
+    int dot_w() const { return w_ * shape_.x; }
+    int dot_h() const { return h_ * shape_.y; }
+    DotShape shape() const { return shape_; }
+
+    // Dots of dot column x from dot row y0 to y1 (either order, clamped to the grid), for
+    // `group` at `priority` in `style`.
+    void span(int x, int y0, int y1, int group, int priority, Style style);
+
+    // Whether cell (cx, cy) (cy 0 = the top row, as on the canvas) has any dot.
+    bool empty(int cx, int cy) const { return cells_[index(cx, cy)].bits == 0; }
+    // Draws the cells with dots at (x0, y0) (the top-left cell); empty cells are not touched.
+    void render(Canvas& canvas, int x0, int y0) const;
+    // The glyph of cell (cx, cy) (space when empty).
+    char32_t glyph(int cx, int cy) const;
+    Style style(int cx, int cy) const { return cells_[index(cx, cy)].style; }
+
+  private:
+    struct DotCell {
+        std::uint8_t bits = 0;
+        int group = -1;
+        int priority = -1;
+        Style style;
+    };
+    std::size_t index(int cx, int cy) const {
+        return static_cast<std::size_t>(cy) * static_cast<std::size_t>(w_) +
+               static_cast<std::size_t>(cx);
+    }
+    GlyphTier tier_;
+    DotShape shape_;
+    int w_ = 0, h_ = 0;
+    std::vector<DotCell> cells_;
+};
+
+// About `max_ticks` (at least 2) round values (1, 2 or 5 times a power of ten apart) inside
+// [lo, hi], ascending. Empty when the range is empty or not finite.
+std::vector<double> nice_ticks(double lo, double hi, int max_ticks);
+// Log scale (lo > 0): the powers of ten inside [lo, hi], thinned to at most max_ticks; with 2
+// and 5 times them when there are fewer than three (and room for them); else the linear ticks.
+std::vector<double> log_ticks(double lo, double hi, int max_ticks);
+// Integer steps (no two ticks the same step) inside [lo, hi].
+std::vector<std::int64_t> step_ticks(std::int64_t lo, std::int64_t hi, int max_ticks);
+// A round time interval (1 s, 2 s, 5 s, 10 s, 15 s, 30 s, 1 min ... 12 h, 1 d, 2 d, 7 d...) so
+// that `span` seconds hold at most about max_ticks of them.
+double time_tick_interval(double span, int max_ticks);
+
+// "+42s", "+5m12s", "+1h20m", "+2d3h" (seconds since the start; "-" before it); `coarse`
+// drops the smallest unit when the larger one is there ("+5m", "+1h").
+std::string relative_time_text(double seconds, bool coarse = false);
+// Local wall-clock time of a Unix time: "14:05:10", or "14:05" when `seconds` is false;
+// with `date`: "03-14 14:05".
+std::string wall_time_text(double unix_time, bool seconds = true, bool date = false);
+// Seconds east of UTC of the local time zone at a Unix time (to align wall-clock ticks).
+long local_utc_offset(double unix_time);
+
+}  // namespace runtop::ui

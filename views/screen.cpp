@@ -1,0 +1,589 @@
+#include "views/screen.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/series_filter.h"
+#include "views/view_common.h"
+
+namespace runtop::ui {
+
+std::string_view view_name(ViewId view) {
+    switch (view) {
+        case ViewId::kOverview:
+            return "overview";
+        case ViewId::kRanks:
+            return "ranks";
+        case ViewId::kHeatmap:
+            return "heatmap";
+        case ViewId::kAnomalies:
+            return "anomalies";
+        case ViewId::kDetail:
+            return "detail";
+    }
+    return "?";
+}
+
+namespace {
+
+Scope scope_of(ViewId view) {
+    switch (view) {
+        case ViewId::kOverview:
+            return Scope::kOverview;
+        case ViewId::kRanks:
+            return Scope::kRanks;
+        case ViewId::kHeatmap:
+            return Scope::kHeatmap;
+        case ViewId::kAnomalies:
+            return Scope::kAnomalies;
+        case ViewId::kDetail:
+            return Scope::kDetail;
+    }
+    return Scope::kGlobal;
+}
+
+// The tag the user is looking at in the grid-like views, so switching views keeps it.
+const TagGroup* current_group(const UiState& state, const ViewModel& model, int w, int h) {
+    switch (state.view) {
+        case ViewId::kOverview: {
+            const int i = overview_target(state.overview, model, w, h);
+            return i >= 0 ? &model.groups()[i] : nullptr;
+        }
+        case ViewId::kRanks:
+            return ranks_selection(state.ranks, model, w, h).group;
+        case ViewId::kHeatmap:
+            return heatmap_selection(state.heatmap, model, w, h).group;
+        case ViewId::kDetail:
+            for (const TagGroup& g : model.groups())
+                if (g.tag == state.detail.tag) return &g;
+            return nullptr;
+        case ViewId::kAnomalies:
+            return nullptr;
+    }
+    return nullptr;
+}
+
+int group_index(const ViewModel& model, const TagGroup* group) {
+    return group ? static_cast<int>(group - model.groups().data()) : -1;
+}
+
+void switch_view(UiState& state, ViewId to, const ViewModel& model, int w, int h) {
+    if (to == state.view) return;
+    const TagGroup* group = current_group(state, model, w, h);
+    if (group) {
+        const int index = group_index(model, group);
+        state.heatmap.tag = group->tag;
+        state.ranks.row = index;
+        // The overview only takes a selection the user made somewhere else, so a user who has
+        // not moved yet still sees an unselected grid.
+        if (state.view != ViewId::kOverview) {
+            state.overview.selected = index;
+            const OverviewLayout l = overview_layout(w, h, static_cast<int>(model.groups().size()));
+            state.overview.page = index / std::max(1, l.per_page());
+        }
+    }
+    state.view = to;
+}
+
+void open_detail_at(UiState& state, const ViewModel& model, std::string tag,
+                    std::optional<RunRank> focus, std::optional<std::int64_t> step) {
+    if (state.view != ViewId::kDetail) state.detail_from = state.view;
+    // How the user likes charts (log-Y, the x axis) carries over from chart to chart.
+    const bool log_y = state.detail.log_y;
+    const XAxis x_axis = state.detail.x_axis;
+    open_detail(state.detail, model, std::move(tag), std::move(focus), step);
+    state.detail.log_y = log_y;
+    state.detail.x_axis = x_axis;
+    state.detail.smoothing = kSmoothingSteps[state.smoothing];
+    state.view = ViewId::kDetail;
+}
+
+std::optional<RunRank> focus_of(const ViewModel& model, SeriesId id) {
+    if (id == kNoSeries) return std::nullopt;
+    return model.run_rank(id);
+}
+
+bool open_anomaly(UiState& state, const ViewModel& model) {
+    const std::optional<std::size_t> index = anomaly_selected_record(state.anomalies, model);
+    if (!index) return false;
+    const AnomalyRecord& r = model.analyzer().log().records()[*index];
+    if (r.tag.empty()) {
+        state.flash = "a run-level finding (" + r.rule + "): it has no chart";
+        return true;
+    }
+    open_detail_at(state, model, r.tag, RunRank{r.run, r.rank}, r.step);
+    return true;
+}
+
+bool open_selection(UiState& state, const ViewModel& model, int w, int h) {
+    switch (state.view) {
+        case ViewId::kOverview: {
+            const int i = overview_target(state.overview, model, w, h);
+            if (i < 0) return false;
+            open_detail_at(state, model, model.groups()[i].tag, state.overview.focus, std::nullopt);
+            return true;
+        }
+        case ViewId::kRanks: {
+            const RanksSelection s = ranks_selection(state.ranks, model, w, h);
+            if (!s.group) return false;
+            open_detail_at(state, model, s.group->tag, focus_of(model, s.series), std::nullopt);
+            return true;
+        }
+        case ViewId::kHeatmap: {
+            const HeatmapSelection s = heatmap_selection(state.heatmap, model, w, h);
+            if (!s.group) return false;
+            open_detail_at(state, model, s.group->tag, focus_of(model, s.series), s.step);
+            return true;
+        }
+        case ViewId::kAnomalies:
+            return open_anomaly(state, model);
+        case ViewId::kDetail:
+            return false;
+    }
+    return false;
+}
+
+// n / N: the next or previous anomaly, opened in the detail chart: from anywhere, the first
+// press shows the first failure.
+bool step_anomaly(UiState& state, const ViewModel& model, int direction) {
+    const int total = static_cast<int>(anomaly_rows(model).size());
+    if (total == 0) {
+        state.flash = "no anomalies";
+        return true;
+    }
+    const bool fresh = state.view != ViewId::kAnomalies && state.view != ViewId::kDetail;
+    int sel = std::clamp(state.anomalies.selected, 0, total - 1);
+    if (!fresh) sel = std::clamp(sel + direction, 0, total - 1);
+    state.anomalies.selected = sel;
+    open_anomaly(state, model);
+    state.flash = fmt::format("anomaly {}/{}", sel + 1, total);
+    return true;
+}
+
+void acknowledge(UiState& state, const ViewModel& model, Analyzer& analyzer) {
+    const std::optional<std::size_t> index = anomaly_selected_record(state.anomalies, model);
+    if (!index) return;
+    state.anomalies.acknowledged.insert(*index);
+    const AnomalyRecord& r = model.analyzer().log().records()[*index];
+    if (r.series != kNoSeries) analyzer.acknowledge_series(r.series);
+    state.flash = "acknowledged: " + r.tag + " " + r.rule + " (still listed)";
+}
+
+// --- the filter prompts ---
+
+void start_prompt(UiState& state, const ViewModel& model, Prompt::Kind kind) {
+    state.prompt.kind = kind;
+    state.prompt.before_tags = model.filter_tags();
+    state.prompt.before_ranks = model.filter_ranks();
+    state.prompt.text = kind == Prompt::Kind::kTags ? model.filter_tags() : model.filter_ranks();
+    state.prompt.error.clear();
+}
+
+// Applies the prompt's text as it stands; a text that does not parse leaves the last good
+// filter in place and says why.
+void preview(UiState& state, ViewModel& model) {
+    const bool tags = state.prompt.kind == Prompt::Kind::kTags;
+    const std::string tag_text = tags ? state.prompt.text : model.filter_tags();
+    const std::string rank_text = tags ? model.filter_ranks() : state.prompt.text;
+    Result<SeriesFilter> filter = SeriesFilter::make(tag_text, rank_text);
+    if (!filter) {
+        state.prompt.error = filter.error().message;
+        return;
+    }
+    state.prompt.error.clear();
+    model.set_filter(std::move(*filter), tag_text, rank_text);
+    model.update();
+}
+
+bool prompt_key(UiState& state, const InputEvent& event, ViewModel& model) {
+    Prompt& p = state.prompt;
+    if (event.kind != InputEvent::Kind::kKey) return false;
+    if (event.key == "Esc" || event.key == "Ctrl-C") {
+        Result<SeriesFilter> filter = SeriesFilter::make(p.before_tags, p.before_ranks);
+        if (filter) model.set_filter(std::move(*filter), p.before_tags, p.before_ranks);
+        model.update();
+        p = {};
+        return true;
+    }
+    if (event.key == "Enter") {
+        if (!p.error.empty()) return true;  // nothing to keep yet: the user fixes the text
+        p = {};
+        return true;
+    }
+    if (event.key == "Backspace") {
+        // One UTF-8 code point.
+        while (!p.text.empty() && (static_cast<unsigned char>(p.text.back()) & 0xc0) == 0x80)
+            p.text.pop_back();
+        if (!p.text.empty()) p.text.pop_back();
+    } else if (event.key == "Ctrl-U") {
+        p.text.clear();
+    } else if (event.text) {
+        p.text += event.key == "Space" ? std::string(" ") : event.key;
+    } else {
+        return false;
+    }
+    preview(state, model);
+    return true;
+}
+
+// --- views' own keys ---
+
+bool view_action(UiState& state, Action action, ViewModel& model, int w, int h) {
+    switch (state.view) {
+        case ViewId::kOverview:
+            return overview_handle(state.overview, action, model, w, h);
+        case ViewId::kRanks:
+            return ranks_handle(state.ranks, action, model, w, h);
+        case ViewId::kHeatmap:
+            return heatmap_handle(state.heatmap, action, model, w, h);
+        case ViewId::kAnomalies:
+            return anomalies_handle(state.anomalies, action, model, h);
+        case ViewId::kDetail:
+            return detail_handle(state.detail, action, model, w, h);
+    }
+    return false;
+}
+
+Outcome mouse_event(UiState& state, const InputEvent& event, ViewModel& model, int w, int h) {
+    Outcome out;
+    if (state.help) {
+        state.help = false;
+        out.redraw = true;
+        return out;
+    }
+    const bool wheel =
+        event.button == MouseButton::kWheelUp || event.button == MouseButton::kWheelDown;
+    const bool up = event.button == MouseButton::kWheelUp;
+    switch (state.view) {
+        case ViewId::kDetail:
+            out.redraw = detail_mouse(state.detail, event.x, event.y, event.button, model, w, h);
+            return out;
+        case ViewId::kOverview:
+            if (wheel) {
+                out.redraw = overview_handle(state.overview,
+                                             up ? Action::kPageUp : Action::kPageDown, model, w, h);
+            } else if (event.button == MouseButton::kLeft) {
+                const int card = overview_card_at(state.overview, event.x, event.y, model, w, h);
+                if (card < 0) return out;
+                // A click on the selected card opens it (a double click does both).
+                if (card == state.overview.selected) return {open_selection(state, model, w, h)};
+                state.overview.selected = card;
+                out.redraw = true;
+            }
+            return out;
+        case ViewId::kAnomalies:
+            if (wheel) {
+                for (int i = 0; i < 3; ++i)
+                    out.redraw |= anomalies_handle(state.anomalies,
+                                                   up ? Action::kUp : Action::kDown, model, h);
+            } else if (event.button == MouseButton::kLeft) {
+                const int row = anomaly_row_at(state.anomalies, event.y, model, h);
+                if (row < 0) return out;
+                if (row == state.anomalies.selected) return {open_anomaly(state, model)};
+                state.anomalies.selected = row;
+                out.redraw = true;
+            }
+            return out;
+        case ViewId::kRanks:
+            if (wheel)
+                out.redraw =
+                    ranks_handle(state.ranks, up ? Action::kUp : Action::kDown, model, w, h);
+            else if (event.button == MouseButton::kLeft)
+                out.redraw = ranks_click(state.ranks, event.x, event.y, model, w, h);
+            return out;
+        case ViewId::kHeatmap:
+            if (wheel)
+                out.redraw =
+                    heatmap_handle(state.heatmap, up ? Action::kUp : Action::kDown, model, w, h);
+            else if (event.button == MouseButton::kLeft)
+                out.redraw = heatmap_click(state.heatmap, event.x, event.y, model, w, h);
+            return out;
+    }
+    return out;
+}
+
+}  // namespace
+
+Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyzer& analyzer,
+               int width, int height) {
+    Outcome out;
+    const bool had_flash = !state.flash.empty();
+    state.flash.clear();
+    out.redraw = had_flash;
+    if (event.kind == InputEvent::Kind::kMouse) {
+        Outcome m = mouse_event(state, event, model, width, height);
+        m.redraw |= had_flash;
+        return m;
+    }
+    if (state.prompt.kind != Prompt::Kind::kNone) {
+        out.redraw |= prompt_key(state, event, model);
+        return out;
+    }
+    if (state.help) {
+        // The help screen scrolls; any other key closes it (and `q` there only closes it).
+        if (event.key == "Down" || event.key == "j" || event.key == "PgDn" || event.key == "Space")
+            state.help_scroll += event.key == "PgDn" || event.key == "Space" ? 10 : 1;
+        else if (event.key == "Up" || event.key == "k" || event.key == "PgUp")
+            state.help_scroll = std::max(0, state.help_scroll - (event.key == "PgUp" ? 10 : 1));
+        else
+            state.help = false;
+        out.redraw = true;
+        return out;
+    }
+
+    const Binding* binding = binding_for_key(event.key, scope_of(state.view));
+    if (!binding) {
+        if (!event.key.empty()) state.flash = "no key " + event.key + " here: ? shows the keys";
+        out.redraw = true;
+        return out;
+    }
+    out.redraw = true;
+    switch (binding->action) {
+        case Action::kViewOverview:
+            switch_view(state, ViewId::kOverview, model, width, height);
+            return out;
+        case Action::kViewRanks:
+            switch_view(state, ViewId::kRanks, model, width, height);
+            return out;
+        case Action::kViewHeatmap:
+            switch_view(state, ViewId::kHeatmap, model, width, height);
+            return out;
+        case Action::kViewAnomalies:
+            switch_view(state, ViewId::kAnomalies, model, width, height);
+            return out;
+        case Action::kViewCompare:
+            state.flash = "compare: give runtop two runs (NAME=PATH NAME=PATH); coming with diff";
+            return out;
+        case Action::kOpenDetail:
+            out.redraw = open_selection(state, model, width, height) || had_flash;
+            return out;
+        case Action::kBack:
+            if (state.view == ViewId::kDetail) state.view = state.detail_from;
+            return out;
+        case Action::kFilterTags:
+            start_prompt(state, model, Prompt::Kind::kTags);
+            return out;
+        case Action::kFilterRanks:
+            start_prompt(state, model, Prompt::Kind::kRanks);
+            return out;
+        case Action::kCycleSmoothing:
+            state.smoothing = (state.smoothing + 1) % static_cast<int>(std::size(kSmoothingSteps));
+            state.detail.smoothing = kSmoothingSteps[state.smoothing];
+            state.flash = fmt::format("smoothing {}", kSmoothingSteps[state.smoothing]);
+            return out;
+        case Action::kToggleLogY:
+            if (state.view == ViewId::kDetail)
+                return {detail_handle(state.detail, binding->action, model, width, height)};
+            state.detail.log_y = !state.detail.log_y;
+            state.flash = std::string("log-Y ") + (state.detail.log_y ? "on" : "off") +
+                          " for the detail chart (Enter opens it)";
+            return out;
+        case Action::kToggleFollow:
+            state.follow = !state.follow;
+            state.flash = state.follow ? "following the live tail"
+                                       : "paused: new data waits, nothing is lost (f resumes)";
+            return out;
+        case Action::kAcknowledge:
+            acknowledge(state, model, analyzer);
+            return out;
+        case Action::kNextAnomaly:
+            step_anomaly(state, model, 1);
+            return out;
+        case Action::kPreviousAnomaly:
+            step_anomaly(state, model, -1);
+            return out;
+        case Action::kRedraw:
+            out.force = true;
+            return out;
+        case Action::kHelp:
+            state.help = true;
+            state.help_scroll = 0;
+            return out;
+        case Action::kQuit:
+            out.quit = true;
+            return out;
+        default:
+            out.redraw = view_action(state, binding->action, model, width, height) || had_flash;
+            return out;
+    }
+}
+
+// --- drawing ---
+
+namespace {
+
+std::string key_list(const Binding& b) {
+    std::string keys;
+    for (std::string_view k : b.keys) {
+        if (!keys.empty()) keys += " ";
+        keys += k;
+    }
+    return keys;
+}
+
+std::string_view scope_note(Scope scope) {
+    switch (scope) {
+        case Scope::kOverview:
+            return "overview";
+        case Scope::kRanks:
+            return "ranks";
+        case Scope::kHeatmap:
+            return "heatmap";
+        case Scope::kAnomalies:
+            return "anomalies";
+        case Scope::kDetail:
+            return "detail chart";
+        case Scope::kGlobal:
+            return "";
+    }
+    return "";
+}
+
+// The help screen: the action table itself, grouped, in a frame over the view.
+void draw_help(Canvas& canvas, const ViewModel& model, int scroll) {
+    struct Line {
+        std::string keys, text, where;
+        bool heading = false;
+    };
+    std::vector<Line> lines;
+    std::string_view group;
+    for (const Binding& b : bindings()) {
+        if (b.group != group) {
+            if (!lines.empty()) lines.push_back({});
+            group = b.group;
+            lines.push_back({std::string(group), "", "", true});
+        }
+        lines.push_back({key_list(b), std::string(b.help), std::string(scope_note(b.scope))});
+    }
+    lines.push_back({});
+    lines.push_back({"Mouse", "", "", true});
+    lines.push_back({"click", "select; click the selection again to open it", ""});
+    lines.push_back({"wheel", "scroll (detail chart: zoom about the pointer)", ""});
+
+    const int w = std::min(canvas.width() - 2, 96), h = canvas.height() - 2;
+    const int x0 = (canvas.width() - w) / 2, y0 = 1;
+    const bool ascii = model.ascii();
+    canvas.fill(x0, y0, w, h, U' ', {Role::kText});
+    canvas.box(x0, y0, w, h, {Role::kBorder}, "runtop keys  (Esc closes, Up/Down scroll)", ascii);
+    int key_width = 0;
+    for (const Line& l : lines)
+        if (!l.heading) key_width = std::max(key_width, display_width(l.keys));
+    key_width = std::min(key_width, w / 3);
+    const int rows = h - 2;
+    const int first = std::clamp(scroll, 0, std::max(0, static_cast<int>(lines.size()) - rows));
+    for (int i = 0; i < rows && first + i < static_cast<int>(lines.size()); ++i) {
+        const Line& l = lines[first + i];
+        const int y = y0 + 1 + i;
+        if (l.heading) {
+            canvas.text(x0 + 2, y, fit(l.keys, w - 4, ascii), {Role::kTitle, true});
+            continue;
+        }
+        canvas.text(x0 + 2, y, fit(l.keys, key_width, ascii), {Role::kAccent, true});
+        const int tx = x0 + 4 + key_width;
+        const int room = x0 + w - 2 - tx;
+        const int used = canvas.text(tx, y, fit(l.text, room, ascii), {Role::kText});
+        if (!l.where.empty() && used + 3 + display_width(l.where) <= room)
+            canvas.text_right(x0 + w - 2, y, "(" + l.where + ")", {Role::kDim});
+    }
+}
+
+void draw_prompt(Canvas& canvas, const ViewModel& model, const Prompt& p) {
+    const int y = canvas.height() - 1, w = canvas.width();
+    const bool ascii = model.ascii();
+    canvas.fill(0, y, w, 1, U' ', {Role::kStatus});
+    const bool tags = p.kind == Prompt::Kind::kTags;
+    int x =
+        canvas.text(0, y, tags ? "filter tags (RE2): " : "ranks (0-7,!3): ", {Role::kAccent, true});
+    // The end of what is typed stays visible: it gets half the row, or all that is left of a
+    // narrow one (the count and the hint give way first).
+    std::string text = p.text;
+    const int room = std::max(std::min(w - x - 1, std::max(8, w / 2 - x)), 1);
+    while (display_width(text) > room - 1) text.erase(0, 1);
+    x += canvas.text(x, y, text, {Role::kText, true});
+    canvas.put(x, y, U' ', {Role::kText, false, true});  // the cursor
+    std::string right;
+    Style right_style{Role::kDim};
+    if (!p.error.empty()) {
+        right = p.error;
+        right_style = {Role::kAlert, true};
+    } else {
+        right = fmt::format("{} of {} series  Enter keeps, Esc undoes", model.selected().size(),
+                            model.selected().size() + model.hidden());
+    }
+    const int rx = x + 3;
+    if (rx < w) canvas.text(rx, y, fit(right, w - rx, ascii), right_style);
+}
+
+void draw_flash(Canvas& canvas, const ViewModel& model, const std::string& flash) {
+    if (canvas.height() < 3) return;
+    const int y = canvas.height() - 2, w = canvas.width();
+    const std::string text = fit(" " + flash + " ", w, model.ascii());
+    canvas.text(std::max(0, w - display_width(text)), y, text, {Role::kAccent, true, true});
+}
+
+}  // namespace
+
+void draw_screen(Canvas& canvas, const ViewModel& model, const UiState& state) {
+    switch (state.view) {
+        case ViewId::kOverview:
+            draw_overview(canvas, model, state.overview);
+            break;
+        case ViewId::kRanks:
+            draw_ranks(canvas, model, state.ranks);
+            break;
+        case ViewId::kHeatmap:
+            draw_heatmap(canvas, model, state.heatmap);
+            break;
+        case ViewId::kAnomalies:
+            draw_anomalies(canvas, model, state.anomalies);
+            break;
+        case ViewId::kDetail:
+            draw_detail(canvas, model, state.detail);
+            break;
+    }
+    if (too_small(canvas)) return;
+    if (state.help) draw_help(canvas, model, state.help_scroll);
+    if (state.prompt.kind != Prompt::Kind::kNone) draw_prompt(canvas, model, state.prompt);
+    if (!state.flash.empty()) draw_flash(canvas, model, state.flash);
+}
+
+std::vector<InputEvent> parse_key_script(std::string_view script) {
+    static const std::array<std::string_view, 12> kNamed = {
+        "Enter", "Esc",  "Backspace", "Tab",   "BackTab", "Space",
+        "Up",    "Down", "Left",      "Right", "PgUp",    "PgDn"};
+    auto is_name = [](std::string_view token) {
+        if (std::find(kNamed.begin(), kNamed.end(), token) != kNamed.end()) return true;
+        for (const Binding& b : bindings())
+            if (std::find(b.keys.begin(), b.keys.end(), token) != b.keys.end()) return true;
+        return token.starts_with("Ctrl-") || token.starts_with("Shift-");
+    };
+    std::vector<InputEvent> events;
+    std::size_t i = 0;
+    while (i < script.size()) {
+        while (i < script.size() && script[i] == ' ') ++i;
+        std::size_t j = i;
+        while (j < script.size() && script[j] != ' ') ++j;
+        const std::string_view token = script.substr(i, j - i);
+        i = j;
+        if (token.empty()) continue;
+        if (token.size() == 1 || is_name(token)) {
+            const bool text = token.size() == 1 || token == "Space";
+            events.push_back(InputEvent::named(std::string(token), text));
+            continue;
+        }
+        // Typed text, one event per UTF-8 code point.
+        for (std::size_t k = 0; k < token.size();) {
+            std::size_t n = 1;
+            while (k + n < token.size() &&
+                   (static_cast<unsigned char>(token[k + n]) & 0xc0) == 0x80)
+                ++n;
+            events.push_back(InputEvent::named(std::string(token.substr(k, n)), true));
+            k += n;
+        }
+    }
+    return events;
+}
+
+}  // namespace runtop::ui
