@@ -16,6 +16,7 @@
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
 #include "core/store.h"
+#include "tests/model_fixture.h"
 #include "tests/view_fixture.h"
 #include "views/canvas.h"
 #include "views/heatmap_view.h"
@@ -48,20 +49,7 @@ TEST_F(HeatmapSnapshot, NarrowAndShort) {
 }
 
 TEST_F(HeatmapSnapshot, FrameFitsAndTooSmallShowsTheNotice) {
-    for (const char* size : {"20x6", "33x9", "100x30", "160x50"}) {
-        auto r = run_runtop({"snapshot", "--size", size, "--view", "heatmap", fixture()});
-        ASSERT_EQ(r.exit_code, 0) << r.err;
-        const std::string text = size;
-        const int w = std::stoi(text), h = std::stoi(text.substr(text.find('x') + 1));
-        const auto lines = testing::split_lines(r.out);
-        EXPECT_EQ(static_cast<int>(lines.size()), h) << size;
-        for (const std::string& line : lines) EXPECT_LE(ui::display_width(line), w) << line;
-        EXPECT_EQ(r.out.find("too small"), std::string::npos) << r.out;
-    }
-    auto small = run_runtop({"snapshot", "--size", "30x5", "--view", "heatmap", fixture()});
-    ASSERT_EQ(small.exit_code, 0) << small.err;
-    EXPECT_NE(small.out.find("too small"), std::string::npos) << small.out;
-    EXPECT_NE(small.out.find("heatmap needs 20x6"), std::string::npos) << small.out;
+    expect_frames_fit("heatmap", "30x5");
 }
 
 }  // namespace
@@ -69,33 +57,14 @@ TEST_F(HeatmapSnapshot, FrameFitsAndTooSmallShowsTheNotice) {
 namespace ui {
 namespace {
 
-class HeatmapView : public ::testing::Test {
+class HeatmapView : public testing::ModelFixture {
   protected:
-    HeatmapView() : analyzer_(default_rules()), sink_(analyzer_, &store_) {}
-    template <class F>
-    void add(const std::string& run, int rank, const std::string& tag, int steps, F f) {
-        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
-        for (int s = 0; s < steps; ++s) sink_.append(id, {s, 1.7e9 + s, static_cast<double>(f(s))});
-    }
-    static std::string row(const Canvas& c, int y) {
-        std::string out;
-        for (int x = 0; x < c.width(); ++x) {
-            const char32_t ch = c.at(x, y).ch;
-            if (ch != 0 && ch < 0x80) out += static_cast<char>(ch);
-            if (ch >= 0x80) out += '?';
-        }
-        return out;
-    }
     // The map cells of row r of the page.
     static std::vector<Cell> cells(const Canvas& c, const HeatmapLayout& l, int r) {
         std::vector<Cell> out;
         for (int x = l.map_x; x < l.map_x + l.columns; ++x) out.push_back(c.at(x, l.body_y + r));
         return out;
     }
-
-    Store store_;
-    Analyzer analyzer_;
-    AnalyzingSink sink_;
 };
 
 TEST_F(HeatmapView, LevelsRampWithTheMeanAndNaNColumnsAreMarked) {

@@ -16,6 +16,7 @@
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
 #include "core/store.h"
+#include "tests/model_fixture.h"
 #include "tests/view_fixture.h"
 #include "views/canvas.h"
 #include "views/model.h"
@@ -53,20 +54,7 @@ TEST_F(RanksSnapshot, NarrowAndShort) {
 }
 
 TEST_F(RanksSnapshot, FrameFitsAndTooSmallShowsTheNotice) {
-    for (const char* size : {"20x6", "33x9", "100x30", "160x50"}) {
-        auto r = run_runtop({"snapshot", "--size", size, "--view", "ranks", fixture()});
-        ASSERT_EQ(r.exit_code, 0) << r.err;
-        const std::string text = size;
-        const int w = std::stoi(text), h = std::stoi(text.substr(text.find('x') + 1));
-        const auto lines = testing::split_lines(r.out);
-        EXPECT_EQ(static_cast<int>(lines.size()), h) << size;
-        for (const std::string& line : lines) EXPECT_LE(ui::display_width(line), w) << line;
-        EXPECT_EQ(r.out.find("too small"), std::string::npos) << r.out;
-    }
-    auto small = run_runtop({"snapshot", "--size", "19x5", "--view", "ranks", fixture()});
-    ASSERT_EQ(small.exit_code, 0) << small.err;
-    EXPECT_NE(small.out.find("too small"), std::string::npos) << small.out;
-    EXPECT_NE(small.out.find("ranks needs"), std::string::npos) << small.out;
+    expect_frames_fit("ranks", "19x5");
 }
 
 }  // namespace
@@ -74,31 +62,8 @@ TEST_F(RanksSnapshot, FrameFitsAndTooSmallShowsTheNotice) {
 namespace ui {
 namespace {
 
-class RanksView : public ::testing::Test {
+class RanksView : public testing::ModelFixture {
   protected:
-    RanksView() : analyzer_(default_rules()), sink_(analyzer_, &store_) {}
-    template <class F>
-    void add(const std::string& run, int rank, const std::string& tag, int steps, F f) {
-        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
-        for (int s = 0; s < steps; ++s) sink_.append(id, {s, 1.7e9 + s, static_cast<double>(f(s))});
-    }
-    // Row y's text, non-ASCII as '?'.
-    static std::string row(const Canvas& c, int y) {
-        std::string out;
-        for (int x = 0; x < c.width(); ++x) {
-            const char32_t ch = c.at(x, y).ch;
-            if (ch != 0 && ch < 0x80) out += static_cast<char>(ch);
-            if (ch >= 0x80) out += '?';
-        }
-        return out;
-    }
-    static std::pair<int, int> find(const Canvas& c, const std::string& text, int from_y = 0) {
-        for (int y = from_y; y < c.height(); ++y) {
-            const std::size_t x = row(c, y).find(text);
-            if (x != std::string::npos) return {static_cast<int>(x), y};
-        }
-        return {-1, -1};
-    }
     // The style of the last cell of `text` (values are right-aligned in their cells).
     static Style style_at(const Canvas& c, const std::string& text, int from_y) {
         const auto [x, y] = find(c, text, from_y);
@@ -106,10 +71,6 @@ class RanksView : public ::testing::Test {
         if (y < 0) return {};
         return c.at(x + static_cast<int>(text.size()) - 1, y).style;
     }
-
-    Store store_;
-    Analyzer analyzer_;
-    AnalyzingSink sink_;
 };
 
 TEST_F(RanksView, DeviationLevelsFollowTheCrossRankLimit) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tests/test_support.h"
+#include "views/canvas.h"
 #include "writers/event_writer.h"
 #include "writers/tfrecord_writer.h"
 
@@ -105,6 +106,25 @@ class ViewFixture : public ::testing::Test {
                 return;
             }
         }
+    }
+
+    // Every frame of `view` at these sizes is exactly the canvas (rows, and columns by display
+    // width) and a real frame; below 20x6 (`too_small`), the notice naming the view.
+    static void expect_frames_fit(const std::string& view, const std::string& too_small) {
+        for (const char* size : {"20x6", "33x9", "100x30", "160x50"}) {
+            auto r = run_runtop({"snapshot", "--size", size, "--view", view, fixture()});
+            ASSERT_EQ(r.exit_code, 0) << r.err;
+            const std::string text = size;
+            const int w = std::stoi(text), h = std::stoi(text.substr(text.find('x') + 1));
+            const auto lines = split_lines(r.out);
+            EXPECT_EQ(static_cast<int>(lines.size()), h) << size;
+            for (const std::string& line : lines) EXPECT_LE(ui::display_width(line), w) << line;
+            EXPECT_EQ(r.out.find("too small"), std::string::npos) << r.out;
+        }
+        auto small = run_runtop({"snapshot", "--size", too_small, "--view", view, fixture()});
+        ASSERT_EQ(small.exit_code, 0) << small.err;
+        EXPECT_NE(small.out.find("too small"), std::string::npos) << small.out;
+        EXPECT_NE(small.out.find(view + " needs"), std::string::npos) << small.out;
     }
 
     static inline TempDir* dir_ = nullptr;

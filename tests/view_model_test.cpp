@@ -12,6 +12,7 @@
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
 #include "core/store.h"
+#include "tests/model_fixture.h"
 #include "views/anomaly_view.h"
 #include "views/canvas.h"
 #include "views/model.h"
@@ -54,38 +55,7 @@ TEST(CardOrder, TrainThenEvalThenUnprefixedThenOthersLossFirst) {
                                         "eval/accuracy", "lr", "actv/x", "gpu/util"}));
 }
 
-class Views : public ::testing::Test {
-  protected:
-    Views() : analyzer_(default_rules()), sink_(analyzer_, &store_) {}
-    // `steps` points of `f(step)` for one series.
-    template <class F>
-    void add(const std::string& run, int rank, const std::string& tag, int steps, F f) {
-        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
-        for (int s = 0; s < steps; ++s) sink_.append(id, {s, 1.7e9 + s, static_cast<double>(f(s))});
-    }
-    // The cells of row y as text.
-    static std::string row(const Canvas& c, int y) {
-        std::string out;
-        for (int x = 0; x < c.width(); ++x) {
-            char32_t ch = c.at(x, y).ch;
-            if (ch != 0 && ch < 0x80) out += static_cast<char>(ch);
-            if (ch >= 0x80) out += '?';
-        }
-        return out;
-    }
-    // Where `text` starts in the canvas, or {-1, -1}.
-    static std::pair<int, int> find(const Canvas& c, const std::string& text) {
-        for (int y = 0; y < c.height(); ++y) {
-            const std::size_t x = row(c, y).find(text);
-            if (x != std::string::npos) return {static_cast<int>(x), y};
-        }
-        return {-1, -1};
-    }
-
-    Store store_;
-    Analyzer analyzer_;
-    AnalyzingSink sink_;
-};
+class Views : public testing::ModelFixture {};
 
 TEST_F(Views, CardsGroupATagAcrossRunsAndRanksWithStableOverlayIndices) {
     add("b", 1, "train/loss", 10, [](int s) { return 1.0 / (s + 1); });

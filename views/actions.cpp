@@ -101,8 +101,6 @@ const Binding* binding_for_key(std::string_view key, Scope scope) {
     return global;
 }
 
-namespace {
-
 std::string_view scope_name(Scope scope) {
     switch (scope) {
         case Scope::kGlobal:
@@ -121,7 +119,6 @@ std::string_view scope_name(Scope scope) {
     return "?";
 }
 
-}  // namespace
 
 std::string keys_markdown() {
     std::string out =

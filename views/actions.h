@@ -67,6 +67,9 @@ std::span<const Binding> bindings();
 // binding wins over a global one with the same key). Key names as in Binding::keys.
 const Binding* binding_for_key(std::string_view key, Scope scope);
 
+// Where a scope applies, as help and docs say it: "everywhere", "overview", "detail chart"...
+std::string_view scope_name(Scope scope);
+
 // docs/keys.md: generated, never edited by hand.
 std::string keys_markdown();
 

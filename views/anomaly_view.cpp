@@ -181,29 +181,10 @@ bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model
     if (total == 0) return false;
     const int per = anomaly_rows_per_page(height);
     const int before = std::clamp(state.selected, 0, total - 1);
-    int sel = before;
-    switch (action) {
-        case Action::kUp:
-            sel -= 1;
-            break;
-        case Action::kDown:
-            sel += 1;
-            break;
-        case Action::kPageUp:
-            sel -= per;
-            break;
-        case Action::kPageDown:
-            sel += per;
-            break;
-        case Action::kFirst:
-            sel = 0;
-            break;
-        case Action::kLast:
-            sel = total - 1;
-            break;
-        default:
-            return false;
-    }
+    int sel = before, column = 0;
+    if (action == Action::kLeft || action == Action::kRight ||
+        !move_in_table(action, sel, column, total, per))
+        return false;
     state.selected = std::clamp(sel, 0, total - 1);
     return state.selected != before;
 }

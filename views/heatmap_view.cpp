@@ -475,42 +475,13 @@ bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, 
     if (!l.group) return false;
     const HeatmapState before = state;
     int row = l.row, column = l.column;
-    switch (action) {
-        case Action::kUp:
-            --row;
-            break;
-        case Action::kDown:
-            ++row;
-            break;
-        case Action::kPageUp:
-            row -= l.body_rows;
-            break;
-        case Action::kPageDown:
-            row += l.body_rows;
-            break;
-        case Action::kFirst:
-            row = 0;
-            break;
-        case Action::kLast:
-            row = l.rows - 1;
-            break;
-        case Action::kLeft:
-            --column;
-            break;
-        case Action::kRight:
-            ++column;
-            break;
-        case Action::kNextSeries:
-        case Action::kPreviousSeries: {
-            const auto& groups = model.groups();
-            const int n = static_cast<int>(groups.size());
-            const int i = static_cast<int>(l.group - groups.data());
-            const int next = (i + (action == Action::kNextSeries ? 1 : n - 1)) % n;
-            state.tag = groups[next].tag;
-            break;
-        }
-        default:
-            return false;
+    if (action == Action::kNextSeries || action == Action::kPreviousSeries) {
+        const auto& groups = model.groups();
+        const int n = static_cast<int>(groups.size());
+        const int i = static_cast<int>(l.group - groups.data());
+        state.tag = groups[(i + (action == Action::kNextSeries ? 1 : n - 1)) % n].tag;
+    } else if (!move_in_table(action, row, column, l.rows, l.body_rows)) {
+        return false;
     }
     state.row = std::clamp(row, 0, std::max(0, l.rows - 1));
     column = std::clamp(column, 0, l.columns - 1);

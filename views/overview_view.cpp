@@ -405,6 +405,10 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
     std::string right = pages > 1 ? fmt::format("page {}/{}", page + 1, pages)
                                   : fmt::format("{} card{}", cards, cards == 1 ? "" : "s");
     if (pages > 1 && w >= 60) right += fmt::format(" ({} cards)", cards);
+    // The first screen a new user sees says where the rest is.
+    if (w >= 110)
+        right = std::string(model.analyzer().log().size() > 0 ? "n: first anomaly  " : "") +
+                "?: keys  " + right;
     draw_status(canvas, model, right);
 }
 

@@ -821,41 +821,10 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
             default:
                 return false;
         }
-    } else {
-        switch (action) {
-            case Action::kUp:
-                --row;
-                break;
-            case Action::kDown:
-                ++row;
-                break;
-            case Action::kPageUp:
-                row -= l.body_rows;
-                break;
-            case Action::kPageDown:
-                row += l.body_rows;
-                break;
-            case Action::kFirst:
-                row = 0;
-                break;
-            case Action::kLast:
-                row = l.rows - 1;
-                break;
-            case Action::kLeft:
-                --column;
-                break;
-            case Action::kRight:
-                ++column;
-                break;
-            case Action::kPanLeft:
-                column -= l.per_page;
-                break;
-            case Action::kPanRight:
-                column += l.per_page;
-                break;
-            default:
-                return false;
-        }
+    } else if (action == Action::kPanLeft || action == Action::kPanRight) {
+        column += action == Action::kPanLeft ? -l.per_page : l.per_page;
+    } else if (!move_in_table(action, row, column, l.rows, l.body_rows)) {
+        return false;
     }
     state.row = std::clamp(row, 0, std::max(0, l.rows - 1));
     state.column = std::clamp(column, 0, std::max(0, ncols - 1));

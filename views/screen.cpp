@@ -423,23 +423,6 @@ std::string key_list(const Binding& b) {
     return keys;
 }
 
-std::string_view scope_note(Scope scope) {
-    switch (scope) {
-        case Scope::kOverview:
-            return "overview";
-        case Scope::kRanks:
-            return "ranks";
-        case Scope::kHeatmap:
-            return "heatmap";
-        case Scope::kAnomalies:
-            return "anomalies";
-        case Scope::kDetail:
-            return "detail chart";
-        case Scope::kGlobal:
-            return "";
-    }
-    return "";
-}
 
 // The help screen: the action table itself, grouped, in a frame over the view.
 void draw_help(Canvas& canvas, const ViewModel& model, int scroll) {
@@ -455,7 +438,7 @@ void draw_help(Canvas& canvas, const ViewModel& model, int scroll) {
             group = b.group;
             lines.push_back({std::string(group), "", "", true});
         }
-        lines.push_back({key_list(b), std::string(b.help), std::string(scope_note(b.scope))});
+        lines.push_back({key_list(b), std::string(b.help), b.scope == Scope::kGlobal ? std::string() : std::string(scope_name(b.scope))});
     }
     lines.push_back({});
     lines.push_back({"Mouse", "", "", true});

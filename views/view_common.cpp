@@ -71,6 +71,37 @@ std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids)
     return fmt::format("{} runs, {} series", runs.size(), ids.size());
 }
 
+bool move_in_table(Action action, int& row, int& column, int rows, int page_rows) {
+    switch (action) {
+        case Action::kUp:
+            --row;
+            return true;
+        case Action::kDown:
+            ++row;
+            return true;
+        case Action::kPageUp:
+            row -= page_rows;
+            return true;
+        case Action::kPageDown:
+            row += page_rows;
+            return true;
+        case Action::kFirst:
+            row = 0;
+            return true;
+        case Action::kLast:
+            row = rows - 1;
+            return true;
+        case Action::kLeft:
+            --column;
+            return true;
+        case Action::kRight:
+            ++column;
+            return true;
+        default:
+            return false;
+    }
+}
+
 bool too_small(const Canvas& canvas) {
     return canvas.width() < kMinWidth || canvas.height() < kMinHeight;
 }

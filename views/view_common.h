@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/analyzer.h"
+#include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"
 
@@ -30,6 +31,11 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
 std::string short_run(std::string_view run);
 std::string series_label(const ViewModel& model, SeriesId id, bool many_runs, int run_columns = 12);
 std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids);
+
+// The arrows, pages and first/last on a table's (row, column) selection, unclamped: up/down a
+// row, page up/down `page_rows`, first/last row of `rows`, left/right a column. Returns false
+// (nothing moved) for any other action.
+bool move_in_table(Action action, int& row, int& column, int rows, int page_rows);
 
 // -1 down, 0 flat, 1 up: ↓→↑, or v-^ when ascii.
 char32_t trend_glyph(int direction, bool ascii);
