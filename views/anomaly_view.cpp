@@ -16,8 +16,9 @@ constexpr std::array<const char*, kColumns> kHeads = {"STEP", "RUN",      "RANK"
                                                       "RULE", "SEVERITY", "VALUE", "SOURCE"};
 // Widest a column gets (the cell is fitted with an ellipsis); 0: no cap.
 constexpr std::array<int, kColumns> kCaps = {0, 16, 6, 32, 20, 0, 10, 0};
-// Which columns give way first when the canvas is narrow.
-constexpr std::array<Column, 5> kDropOrder = {kSource, kRun, kValue, kRank, kSeverity};
+// Which columns give way first when the canvas is narrow: the rank goes last, since which rank
+// failed is what the list is for.
+constexpr std::array<Column, 5> kDropOrder = {kSource, kRun, kSeverity, kValue, kRank};
 constexpr int kGap = 2;
 constexpr int kMinMessage = 12;
 

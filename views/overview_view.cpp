@@ -404,11 +404,13 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
 
     std::string right = pages > 1 ? fmt::format("page {}/{}", page + 1, pages)
                                   : fmt::format("{} card{}", cards, cards == 1 ? "" : "s");
-    if (pages > 1 && w >= 60) right += fmt::format(" ({} cards)", cards);
+    if (pages > 1 && w >= 100) right += fmt::format(" ({} cards)", cards);
     // The first screen a new user sees says where the rest is.
+    const bool anomalies = model.analyzer().log().size() > 0;
     if (w >= 110)
-        right = std::string(model.analyzer().log().size() > 0 ? "n: first anomaly  " : "") +
-                "?: keys  " + right;
+        right = std::string(anomalies ? "n: first anomaly  " : "") + "?: keys  " + right;
+    else if (w >= 60)
+        right = std::string(anomalies ? "n anomaly  " : "") + "? keys  " + right;
     draw_status(canvas, model, right);
 }
 
