@@ -3,10 +3,11 @@
 //   runtop_append_probe create DIR TAGS RANKS STEPS
 //       DIR/rank_<r>/events.out.tfevents.1 for RANKS ranks, TAGS tags ("train/loss", then
 //       "layers/stat_<i>"), STEPS steps each: a run whose overview has TAGS cards.
-//   runtop_append_probe append FILE TAG FIRST_STEP COUNT INTERVAL_MS
+//   runtop_append_probe append FILE TAG FIRST_STEP COUNT INTERVAL_MS [VALUE]
 //       appends COUNT points of TAG to FILE, one every INTERVAL_MS (O_APPEND, one write per
-//       record, as a training job's writer flushes): each is "one value changed" for the
-//       dashboard watching FILE.
+//       record, as a training job's writer flushes), values VALUE (default 1.5) plus 0.001 a
+//       step: each is "one value changed" for the dashboard watching FILE. A VALUE inside the
+//       series' range changes only that; one outside it rescales the card, as it should.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,9 +30,10 @@ double wall_now() {
 }
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: runtop_append_probe create DIR TAGS RANKS STEPS\n"
-                 "       runtop_append_probe append FILE TAG FIRST_STEP COUNT INTERVAL_MS\n");
+    std::fprintf(
+        stderr,
+        "usage: runtop_append_probe create DIR TAGS RANKS STEPS\n"
+        "       runtop_append_probe append FILE TAG FIRST_STEP COUNT INTERVAL_MS [VALUE]\n");
     return 2;
 }
 
@@ -71,7 +73,8 @@ int create(const std::string& dir, int tags, int ranks, int steps) {
     return 0;
 }
 
-int append(const std::string& file, const std::string& tag, long first, long count, int ms) {
+int append(const std::string& file, const std::string& tag, long first, long count, int ms,
+           double base) {
     const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) {
         std::fprintf(stderr, "runtop_append_probe: %s: cannot open for appending\n", file.c_str());
@@ -79,7 +82,7 @@ int append(const std::string& file, const std::string& tag, long first, long cou
     }
     for (long i = 0; i < count; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-        const float v = 1.5f + 0.001f * static_cast<float>(i);
+        const auto v = static_cast<float>(base + 0.001 * static_cast<double>(i));
         if (!write_all(fd, runtop::frame_record(
                                runtop::events::simple_scalar(tag, v, first + i, wall_now()))))
             return 1;
@@ -95,7 +98,8 @@ int main(int argc, char** argv) {
     const std::string mode = argv[1];
     if (mode == "create" && argc == 6)
         return create(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]));
-    if (mode == "append" && argc == 7)
-        return append(argv[2], argv[3], std::atol(argv[4]), std::atol(argv[5]), std::atoi(argv[6]));
+    if (mode == "append" && (argc == 7 || argc == 8))
+        return append(argv[2], argv[3], std::atol(argv[4]), std::atol(argv[5]), std::atoi(argv[6]),
+                      argc == 8 ? std::atof(argv[7]) : 1.5);
     return usage();
 }

@@ -433,7 +433,8 @@ CARDS=$BUILD/bench-data-100cards
 rm -rf "$CARDS"
 "$APPEND" create "$CARDS" 100 8 2000
 echo "one value changing once every 1.5 s (100 cards x 8 ranks x 2000 steps, 250x80):"
-( sleep 3.5; "$APPEND" append "$CARDS/rank_3/events.out.tfevents.1" layers/stat_5 2000 4 1500 ) &
+# layers/stat_5 sits near 6.0: the appended values stay in the card's range.
+( sleep 3.5; "$APPEND" append "$CARDS/rank_3/events.out.tfevents.1" layers/stat_5 2000 4 1500 6.0 ) &
 "$PTY" --size 250x80 --wait-text train/loss --idle-seconds 10 --quiet-ms 50 --quit-keys q \
     -- "$RUNTOP" "$CARDS" | grep -E '^(idle_frames_at|idle_cpu_percent)=' | sed 's/^/  /'
 wait

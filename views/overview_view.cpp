@@ -99,7 +99,15 @@ CardData query_card(const ViewModel& model, const TagGroup& group, int columns) 
     }
     d.any_points = !first;
     if (!d.any_points) return d;
-    const std::int64_t end = d.hi + 1;
+    // The x range grows in quanta (a power of two near 1/32 of the span), not step by step: a
+    // new point then changes the last column or two, not every column of the card (each
+    // boundary moving a little would redraw the whole sparkline: costly over a slow SSH link).
+    // The price is at most 1/32 of the card left empty at the right.
+    const auto span = static_cast<std::uint64_t>(d.hi - d.lo) + 1;
+    std::uint64_t quantum = 1;
+    while (quantum * 32 < span) quantum *= 2;
+    const std::int64_t end =
+        d.lo + static_cast<std::int64_t>((span + quantum - 1) / quantum * quantum);
     d.envelope.assign(columns, ColumnSummary{});
     for (SeriesId id : group.series) {
         const Series& s = model.store().at(id);

@@ -162,29 +162,18 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         if (run.last_arrival >= 0 && quiet > 0) text += " " + short_duration(quiet);
         segments.push_back({std::move(text), {Role::kWarn, true, true}});
     }
+    // Paused is a state the user must not forget: early in the line.
+    if (in.live && !in.following) {
+        std::string paused = "paused";
+        if (in.waiting > 0)
+            paused += ", " + short_value(static_cast<double>(in.waiting)) + " waiting";
+        segments.push_back({std::move(paused), {Role::kWarn, true}});
+    }
     // What the filter hides changes everything else: it comes right after the alerts.
     if (!model.filter_tags().empty())
         segments.push_back({"filter " + model.filter_tags(), {Role::kAccent}});
     if (!model.filter_ranks().empty())
         segments.push_back({"ranks " + model.filter_ranks(), {Role::kAccent}});
-    if (in.live) {
-        std::string live;
-        Style style = base;
-        if (!in.following) {
-            live = "paused";
-            if (in.waiting > 0)
-                live += ", " + short_value(static_cast<double>(in.waiting)) + " waiting";
-            style = {Role::kWarn, true};
-        } else if (in.backfilling) {
-            live = "loading";
-            if (in.rate > 0) live += " " + short_value(in.rate) + " pts/s";
-            style = {Role::kAccent};
-        } else {
-            live = "live";
-            if (in.rate > 0) live += " " + short_value(in.rate) + " pts/s";
-        }
-        segments.push_back({std::move(live), style});
-    }
     segments.push_back({plural(model.runs(), "run", "runs"), base});
     std::string series = plural(model.selected().size(), "series", "series");
     if (model.hidden() > 0) series += fmt::format(" ({} hidden)", model.hidden());
@@ -194,6 +183,13 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         segments.push_back({plural(model.ingest.roots, "root", "roots") + ", " +
                                 plural(model.ingest.files, "file", "files"),
                             base});
+    // The rate last of the counts: its width changes every second, and nothing after it should
+    // move (every shifted cell is bytes on the wire).
+    if (in.live && in.following) {
+        std::string live = in.backfilling ? "loading" : "live";
+        if (in.rate > 0) live += " " + short_value(in.rate) + " pts/s";
+        segments.push_back({std::move(live), in.backfilling ? Style{Role::kAccent} : base});
+    }
     if (in.warnings > 0)
         segments.push_back({plural(in.warnings, "warning", "warnings") +
                                 (in.note.empty() ? std::string() : ": " + in.note),
