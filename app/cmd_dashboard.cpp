@@ -176,6 +176,7 @@ int cmd_dashboard(const Args& args) {
     std::vector<std::string> warnings;  // printed after the terminal is restored
     ApplyRate rate;
     bool live = false;
+    std::int64_t stall_minutes = 0;  // stalled runs and their quiet minutes, summed
     bool dirty = true, force = false, urgent = true;
     auto last_frame = Clock::now() - std::chrono::hours(1);
     auto next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
@@ -267,14 +268,19 @@ int cmd_dashboard(const Args& args) {
                 model.ingest.note = m;
                 warnings.push_back(std::move(m));
             }
-            // Only what the status line shows, or a new stall, is worth a frame.
-            bool stalled = false;
-            for (const RunStatus& r : analyzer.runs()) stalled |= r.stalled;
+            // Only what the status line shows is worth a frame: a stall as it starts, ends or
+            // its quiet time reaches another minute.
+            std::int64_t stalls = 0;
+            for (const RunStatus& r : analyzer.runs())
+                if (r.stalled)
+                    stalls +=
+                        1 + static_cast<std::int64_t>((model.ingest.now - r.last_arrival) / 60);
             if (before.files != model.ingest.files || before.rate != model.ingest.rate ||
                 before.waiting != model.ingest.waiting ||
-                before.warnings != model.ingest.warnings || stalled ||
+                before.warnings != model.ingest.warnings || stalls != stall_minutes ||
                 alerts_before != analyzer.log().size())
                 dirty = true;
+            stall_minutes = stalls;
         }
     }
 

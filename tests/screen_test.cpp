@@ -11,6 +11,7 @@
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
 #include "core/store.h"
+#include "tests/test_support.h"
 #include "views/screen.h"
 
 namespace runtop::ui {
@@ -212,6 +213,34 @@ TEST_F(Screen, ClickSelectsAndASecondClickOpens) {
     handle(state_, click, model_, analyzer_, kW, kH);
     EXPECT_EQ(state_.view, ViewId::kDetail);
     EXPECT_EQ(state_.detail.tag, model_.groups()[selected].tag);
+}
+
+TEST(StatusLine, AStalledRunIsNamedWithItsQuietTimeAndPausedIsSaid) {
+    Store store;
+    Analyzer analyzer(default_rules());
+    AnalyzingSink sink(analyzer, &store);
+    const SeriesId id = sink.series({"job", 0, "train/loss"}, SourceKind::kTfEvents);
+    analyzer.set_live();
+    for (int s = 0; s < 10; ++s) {
+        analyzer.set_now(990 + s);
+        sink.append(id, {s, 990.0 + s, 1.0});
+    }
+    ViewModel model(store, analyzer);
+    model.update();
+    model.ingest.live = true;
+    model.ingest.now = 999 + 1800;  // half an hour of silence
+    analyzer.set_now(model.ingest.now);
+    analyzer.tick();
+    Canvas c(120, 10);
+    UiState state;
+    draw_screen(c, model, state);
+    const std::string status = testing::split_lines(c.to_text()).back();
+    EXPECT_NE(status.find("stalled job 30m"), std::string::npos) << status;
+    model.ingest.following = false;
+    model.ingest.waiting = 12345;
+    draw_screen(c, model, state);
+    const std::string paused = testing::split_lines(c.to_text()).back();
+    EXPECT_NE(paused.find("paused, 12.35k waiting"), std::string::npos) << paused;
 }
 
 TEST(KeyScript, NamesAreKeysOtherWordsAreTyped) {

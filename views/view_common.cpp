@@ -27,10 +27,11 @@ std::string plural(std::uint64_t n, std::string_view one, std::string_view many)
     return short_step(static_cast<std::int64_t>(n)) + " " + std::string(n == 1 ? one : many);
 }
 
-// "45s", "12m", "3h20m", "2d": how long a run has been quiet.
+// "<1m", "12m", "3h20m", "2d": how long a run has been quiet, to the minute (the dashboard
+// redraws a stall only when its minute changes).
 std::string short_duration(double seconds) {
     const long s = static_cast<long>(seconds);
-    if (s < 60) return fmt::format("{}s", s);
+    if (s < 60) return "<1m";
     if (s < 3600) return fmt::format("{}m", s / 60);
     if (s < 86400) return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
     return fmt::format("{}d", s / 86400);
