@@ -50,17 +50,24 @@ const TagGroup* find_group(const ViewModel& model, std::string_view tag) {
     return nullptr;
 }
 
-// Index of the first retained point with step >= `step`.
-std::size_t lower_index(const Series& s, std::int64_t step) {
+// Index of the first retained point for which `before` is false (points are in step order, and
+// so in wall-time order for the comparisons used here).
+template <class Before>
+std::size_t first_point_not(const Series& s, Before before) {
     std::size_t a = 0, b = s.retained();
     while (a < b) {
         const std::size_t m = a + (b - a) / 2;
-        if (s.point(m).step < step)
+        if (before(s.point(m)))
             a = m + 1;
         else
             b = m;
     }
     return a;
+}
+
+// Index of the first retained point with step >= `step`.
+std::size_t lower_index(const Series& s, std::int64_t step) {
+    return first_point_not(s, [step](const Point& p) { return p.step < step; });
 }
 
 // The retained point nearest `step` (ties: the earlier), if any.
@@ -625,14 +632,8 @@ std::vector<Tick> x_ticks(const ViewModel& model, const Chart& ch, XAxis mode) {
                 mode == XAxis::kWall ? -static_cast<double>(local_utc_offset(t0)) : origin;
             for (double t = base + std::ceil((t0 - base) / iv) * iv; t <= t1; t += iv) {
                 // The first point at or after t.
-                std::size_t a = 0, b = ts.retained();
-                while (a < b) {
-                    const std::size_t mid = a + (b - a) / 2;
-                    if (ts.point(mid).wall_time < t)
-                        a = mid + 1;
-                    else
-                        b = mid;
-                }
+                const std::size_t a =
+                    first_point_not(ts, [t](const Point& p) { return p.wall_time < t; });
                 if (a >= ts.retained()) break;
                 const std::int64_t step = ts.point(a).step;
                 if (step < g.lo || step > g.hi) continue;
