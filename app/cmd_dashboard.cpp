@@ -240,6 +240,7 @@ int cmd_dashboard(const Args& args) {
             const std::uint64_t applied =
                 ingest.apply(sink, Clock::now() + std::chrono::milliseconds(kIngestSliceMs));
             rate.add(applied);
+            model.ingest.files = ingest.totals().files;
             model.update();
             dirty = true;
         }

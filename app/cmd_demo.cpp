@@ -13,6 +13,8 @@
 #include <string>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "app/commands.h"
 #include "app/signals.h"
 #include "writers/demo_run.h"
@@ -74,7 +76,7 @@ int cmd_demo(const Args& args) {
                  "runtop demo: writing %d ranks x %lld steps to %s (%s); loss spike on rank %d "
                  "at step %lld, NaN on rank %d at step %lld, rank %d straggles\n",
                  options.ranks, static_cast<long long>(options.steps), options.dir.c_str(),
-                 options.rate > 0 ? (std::to_string(options.rate) + " steps/s").c_str()
+                 options.rate > 0 ? fmt::format("{:g} steps/s", options.rate).c_str()
                                   : "as fast as possible",
                  t.spike_rank, static_cast<long long>(t.spike_step), t.nan_rank,
                  static_cast<long long>(t.nan_step), t.straggler_rank);
