@@ -420,6 +420,56 @@ TEST_F(DashboardE2e, LiveAppendsRaiseAlertsAndPauseHoldsThem) {
     EXPECT_EQ(status, 0);
 }
 
+// What `make run` shows a newcomer: `runtop demo` under the dashboard, loss first, the spike
+// and then the NaN landing in the anomaly list within seconds, the straggler named, and `n`
+// opening the first failure's chart; quitting stops the writer too.
+TEST_F(DashboardE2e, DemoShowsTheSpikeTheNaNAndTheStragglerWithinSeconds) {
+    const std::string dir = tmp_ / "demo";
+    // 4 ranks, 200 steps at 50 a second: the spike lands at step 70 (1.4 s), the NaN at 140.
+    TmuxSession s(
+        runtop_line({"demo", "--dir", dir, "--ranks", "4", "--steps", "200", "--rate", "50"}) +
+            "; echo EXIT=$?; exec sleep 30",
+        options(120, 40));
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(
+        s.wait_for([](const std::string& screen) { return has(row(screen, 0), "train/loss"); },
+                   "the overview with train/loss first"));
+    // First failure first: the spike at step 70 on top; the NaN (step 140) at the end of the
+    // list, after the monitor's own findings at the spike.
+    ASSERT_TRUE(s.send_keys({"4"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return row(screen, 0).starts_with("STEP") && matches(row(screen, 1), R"(^70 .*spike)");
+        },
+        "the spike first in the anomaly list", std::chrono::seconds(20)));
+    ASSERT_TRUE(s.wait_for(
+        [&s](const std::string&) {
+            s.send_keys({"G"});  // again at each look: records keep arriving while it runs
+            return has(s.capture(), "nonfinite");
+        },
+        "the NaN at the end of the anomaly list", std::chrono::seconds(20)));
+    // The straggling rank 3 stands out in the ranks view's throughput row.
+    ASSERT_TRUE(s.send_keys({"2"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            for (const std::string& r : rows(screen))
+                if (has(r, "train/throughput") && matches(r, R"(\b1 r3\b)")) return true;
+            return false;
+        },
+        "the ranks view naming r3 as the throughput outlier"));
+    ASSERT_TRUE(s.send_keys({"1"}));
+    ASSERT_TRUE(s.send_keys({"n"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return (has(row(screen, 0), "train/grad_norm") || has(row(screen, 0), "train/loss")) &&
+                   has(screen, "step") && has(screen, "70");
+        },
+        "the first anomaly's chart at step 70"));
+    ASSERT_TRUE(s.send_keys({"q"}));
+    ASSERT_TRUE(s.wait_for("EXIT=0"));
+    EXPECT_TRUE(has(s.capture(), "the run is in")) << s.capture();
+}
+
 // --- 3. resize storm --------------------------------------------------------------------------
 
 // A frame at 19x5 (under kMinWidth x kMinHeight): only the notice, nothing else.

@@ -145,17 +145,18 @@ bool open_selection(UiState& state, const ViewModel& model, int w, int h) {
     return false;
 }
 
-// n / N: the next or previous anomaly, opened in the detail chart: from anywhere, the first
-// press shows the first failure.
+// n / N: the next or previous anomaly, opened in the detail chart.
 bool step_anomaly(UiState& state, const ViewModel& model, int direction) {
     const int total = static_cast<int>(anomaly_rows(model).size());
     if (total == 0) {
         state.flash = "no anomalies";
         return true;
     }
+    // From the grid views n starts at the first failure (N at the last); from the anomaly list
+    // or a chart it steps on from the selected one.
     const bool fresh = state.view != ViewId::kAnomalies && state.view != ViewId::kDetail;
     int sel = std::clamp(state.anomalies.selected, 0, total - 1);
-    if (!fresh) sel = std::clamp(sel + direction, 0, total - 1);
+    sel = fresh ? (direction > 0 ? 0 : total - 1) : std::clamp(sel + direction, 0, total - 1);
     state.anomalies.selected = sel;
     open_anomaly(state, model);
     state.flash = fmt::format("anomaly {}/{}", sel + 1, total);
