@@ -181,6 +181,8 @@ int cmd_dashboard(const Args& args) {
     auto last_frame = Clock::now() - std::chrono::hours(1);
     auto next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
     const auto refresh = std::chrono::milliseconds(config.refresh_ms);
+    Clock::duration data_interval = refresh;
+    bool data_changed = false;  // data arrived since the last frame that queried it
     bool quit = false;
 
     while (!quit) {
@@ -189,19 +191,29 @@ int cmd_dashboard(const Args& args) {
         // A frame for new data waits while a key is pending: the key's own frame comes first.
         pollfd key_check{term.input_fd(), POLLIN, 0};
         const bool key_pending = !urgent && ::poll(&key_check, 1, 0) > 0;
-        if (dirty && !key_pending && (urgent || now - last_frame >= refresh)) {
+        if (dirty && !key_pending && (urgent || now - last_frame >= data_interval)) {
             if (canvas.width() != term.width() || canvas.height() != term.height())
                 canvas.resize(term.width(), term.height());
+            // A key's frame may show what the last frame queried (views reuse it); then a data
+            // frame follows at the usual pace.
+            const bool key_frame = urgent && !force;
+            model.ingest.key_frame = key_frame;
+            const auto start = Clock::now();
             ui::draw_screen(canvas, model, state);
             term.present(canvas, force);
-            dirty = force = urgent = false;
             last_frame = Clock::now();
+            // Data frames of a big view come no more often than 4x their drawing time, so a
+            // large job streaming in costs at most a fifth of a core in drawing.
+            data_interval = std::max<Clock::duration>(refresh, 4 * (last_frame - start));
+            dirty = key_frame && data_changed;
+            data_changed = data_changed && key_frame;
+            force = urgent = false;
         }
 
         const bool ingest_waiting = state.follow && ingest.has_waiting();
         int timeout = ms_until(next_tick);
         if (ingest_waiting) timeout = 0;
-        if (dirty) timeout = std::min(timeout, ms_until(last_frame + refresh));
+        if (dirty) timeout = std::min(timeout, ms_until(last_frame + data_interval));
         pollfd fds[3] = {{term.input_fd(), POLLIN, 0},
                          {signals.fd(), POLLIN, 0},
                          {ingest.notify_fd(), POLLIN, 0}};
@@ -242,7 +254,7 @@ int cmd_dashboard(const Args& args) {
             rate.add(applied);
             model.ingest.files = ingest.totals().files;
             model.update();
-            dirty = true;
+            dirty = data_changed = true;
         }
         if (!live && ingest.backfilled()) {
             // What was on disk is in: from now on a run that stops writing is a stall.

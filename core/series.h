@@ -119,8 +119,16 @@ class Series {
     // the chunk's nearer boundary, so the chunk is summarised instead of decoded. Every point
     // still counts in exactly one column (no spike is lost), at most half a column from its
     // exact one: right for sparklines (a braille dot), not for a chart with a cursor.
+    // `path`: how the columns are found. kSummaries: per column from the segment summaries and
+    // their pyramid, decoding the chunks an edge cuts. kLinear: one pass over the range's
+    // buckets and points in step order, the columns advancing with it (faster when columns are
+    // narrower than a chunk: no per-column search, each point decoded once). kAuto picks
+    // kLinear when the series holds at most 24 segments and points a column. Both give the
+    // same columns (tests compare them with a brute force).
+    enum class QueryPath { kAuto, kSummaries, kLinear };
     void query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnSummary> out,
-               QueryWork* work = nullptr, bool snap = false) const;
+               QueryWork* work = nullptr, bool snap = false,
+               QueryPath path = QueryPath::kAuto) const;
 
     // Steps are kept strictly increasing: an equal step replaces the last point, a lower step
     // drops every point at or after it and records a restart.
@@ -175,6 +183,9 @@ class Series {
 
     // query() helpers (series_query.cpp).
     struct Accumulator;
+    template <class Edge>
+    void query_linear(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnSummary> out,
+                      QueryWork* work, Edge edge) const;
     void accumulate(std::int64_t a, std::int64_t b, bool last_column, Accumulator& acc) const;
     void combine(std::size_t level, std::size_t from, std::size_t to, bool folded,
                  Accumulator& acc) const;

@@ -49,7 +49,7 @@ struct Series::Accumulator {
 };
 
 void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnSummary> out,
-                   QueryWork* work, bool snap) const {
+                   QueryWork* work, bool snap, QueryPath path) const {
     for (ColumnSummary& c : out) c = ColumnSummary{};
     const std::size_t n = out.size();
     if (n == 0 || step_hi <= step_lo || count_ == 0) return;
@@ -62,6 +62,13 @@ void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnS
         return static_cast<std::int64_t>(lo + offset);
     };
     const Summaries& s = summaries_;
+    if (path == QueryPath::kAuto)
+        path = folded_ + retained() <= n * 24 ? QueryPath::kLinear : QueryPath::kSummaries;
+    if (path == QueryPath::kLinear) {
+        // Columns this narrow hold under a chunk each: nothing for snapping to move.
+        query_linear(step_lo, step_hi, out, work, edge);
+        return;
+    }
     auto snapped = [&](std::int64_t e, std::int64_t prev) {
         auto ends_before = [](const SegmentSummary& seg, std::int64_t x) {
             return seg.last_step < x;
@@ -85,6 +92,55 @@ void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnS
         acc.finish(out[c]);
         a = b;
     }
+}
+
+// One pass in step order: a bucket counts whole in the column holding its last step (the last
+// column when it ends past the range), as in accumulate(); points in the column of their step.
+template <class Edge>
+void Series::query_linear(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnSummary> out,
+                          QueryWork* work, Edge edge) const {
+    const std::size_t n = out.size();
+    std::size_t c = 0;
+    std::int64_t next = n == 1 ? step_hi : edge(1);  // where column c ends
+    Accumulator acc(work);
+    auto column_of = [&](std::int64_t step) {  // finishes the columns before step's
+        while (step >= next && c + 1 < n) {
+            acc.finish(out[c]);
+            acc = Accumulator(work);
+            ++c;
+            next = c + 1 == n ? step_hi : edge(c + 1);
+        }
+    };
+    const Summaries& s = summaries_;
+    auto ends_before = [](const SegmentSummary& seg, std::int64_t x) { return seg.last_step < x; };
+    std::size_t j = static_cast<std::size_t>(
+        std::lower_bound(s.begin(), s.end(), step_lo, ends_before) - s.begin());
+    bool done = false;
+    for (; j < s.size() && !done && s[j].first_step < step_hi; ++j) {
+        if (j < folded_) {
+            column_of(std::min(s[j].last_step, step_hi - 1));
+            acc.add(s[j], true);
+            continue;
+        }
+        const SealedChunk& chunk = sealed_[sealed_head_ + (j - folded_)];
+        for (std::size_t k = 0; k < kChunk; ++k) {
+            const std::int64_t step = chunk.step(k);
+            if (step < step_lo) continue;
+            if (step >= step_hi) {
+                done = true;
+                break;
+            }
+            column_of(step);
+            acc.add(step, chunk.value(k));
+        }
+    }
+    const std::int64_t* t = std::lower_bound(tail_steps_, tail_steps_ + tail_len_, step_lo);
+    for (const std::int64_t* end = tail_steps_ + tail_len_; t < end && *t < step_hi; ++t) {
+        column_of(*t);
+        acc.add(*t, tail_values_[t - tail_steps_]);
+    }
+    acc.finish(out[c]);
+    for (++c; c < n; ++c) Accumulator(work).finish(out[c]);
 }
 
 void Series::accumulate(std::int64_t a, std::int64_t b, bool last_column, Accumulator& acc) const {

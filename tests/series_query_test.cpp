@@ -84,31 +84,37 @@ std::vector<ColumnSummary> brute_force(const Series& s, const ModelSeries& m, st
     return out;
 }
 
+// Both ways of answering (per column from the summaries, one linear pass) give the brute force's
+// columns.
 void expect_query_matches(const Series& s, const ModelSeries& m, std::int64_t lo, std::int64_t hi,
                           std::size_t n) {
-    std::vector<ColumnSummary> got(n);
-    s.query(lo, hi, got);
     const std::vector<ColumnSummary> want = brute_force(s, m, lo, hi, n);
-    for (std::size_t c = 0; c < n; ++c) {
-        const ColumnSummary& g = got[c];
-        const ColumnSummary& w = want[c];
-        SCOPED_TRACE(::testing::Message()
-                     << "[" << lo << ", " << hi << ") / " << n << " column " << c);
-        ASSERT_EQ(g.count, w.count);
-        ASSERT_EQ(g.empty(), w.count == 0);
-        if (g.empty()) continue;
-        ASSERT_EQ(g.nan, w.nan);
-        ASSERT_EQ(g.pos_inf, w.pos_inf);
-        ASSERT_EQ(g.neg_inf, w.neg_inf);
-        ASSERT_EQ(g.folded, w.folded);
-        ASSERT_TRUE(same(g.min, w.min)) << g.min << " " << w.min;
-        ASSERT_TRUE(same(g.max, w.max)) << g.max << " " << w.max;
-        if (std::isnan(w.mean))
-            ASSERT_TRUE(std::isnan(g.mean));
-        else
-            ASSERT_NEAR(g.mean, w.mean, 1e-9 * std::max({1.0, std::fabs(w.min), std::fabs(w.max)}));
-        ASSERT_TRUE(same(g.last, w.last)) << g.last << " " << w.last;
-        ASSERT_EQ(g.last_step, w.last_step);
+    for (Series::QueryPath path : {Series::QueryPath::kSummaries, Series::QueryPath::kLinear}) {
+        std::vector<ColumnSummary> got(n);
+        s.query(lo, hi, got, nullptr, false, path);
+        SCOPED_TRACE(path == Series::QueryPath::kLinear ? "linear" : "summaries");
+        for (std::size_t c = 0; c < n; ++c) {
+            const ColumnSummary& g = got[c];
+            const ColumnSummary& w = want[c];
+            SCOPED_TRACE(::testing::Message()
+                         << "[" << lo << ", " << hi << ") / " << n << " column " << c);
+            ASSERT_EQ(g.count, w.count);
+            ASSERT_EQ(g.empty(), w.count == 0);
+            if (g.empty()) continue;
+            ASSERT_EQ(g.nan, w.nan);
+            ASSERT_EQ(g.pos_inf, w.pos_inf);
+            ASSERT_EQ(g.neg_inf, w.neg_inf);
+            ASSERT_EQ(g.folded, w.folded);
+            ASSERT_TRUE(same(g.min, w.min)) << g.min << " " << w.min;
+            ASSERT_TRUE(same(g.max, w.max)) << g.max << " " << w.max;
+            if (std::isnan(w.mean))
+                ASSERT_TRUE(std::isnan(g.mean));
+            else
+                ASSERT_NEAR(g.mean, w.mean,
+                            1e-9 * std::max({1.0, std::fabs(w.min), std::fabs(w.max)}));
+            ASSERT_TRUE(same(g.last, w.last)) << g.last << " " << w.last;
+            ASSERT_EQ(g.last_step, w.last_step);
+        }
     }
 }
 
@@ -304,9 +310,9 @@ TEST(SeriesQuery, SnappedColumnsCountEveryPointOnceAndDecodeNone) {
         EXPECT_EQ(total, static_cast<std::uint64_t>(kPoints)) << n;
         EXPECT_EQ(nan, 1u) << n;
         EXPECT_EQ(max, 1e6) << n;  // the spike is in one column, at most one away
-        EXPECT_LE(spike_snapped > spike_exact ? spike_snapped - spike_exact
-                                              : spike_exact - spike_snapped,
-                  1u);
+        EXPECT_LE(
+            spike_snapped > spike_exact ? spike_snapped - spike_exact : spike_exact - spike_snapped,
+            1u);
         if (kPoints / static_cast<std::int64_t>(n) >= static_cast<std::int64_t>(kChunk)) {
             // Columns as wide as a chunk: only the open tail is decoded.
             EXPECT_LE(snapped_work.points, kChunk) << n;

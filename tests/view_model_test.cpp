@@ -178,3 +178,44 @@ TEST_F(Views, AnomalyListSelectsAndPages) {
 
 }  // namespace
 }  // namespace runtop::ui
+
+namespace runtop::ui {
+namespace {
+
+// The overview reuses a card's queried columns only while its series are unchanged: a point
+// arriving, a series joining the card or another canvas size is drawn, never a stale frame.
+TEST_F(Views, CachedCardsAreRequeriedWhenTheirSeriesChange) {
+    add("job", 0, "train/loss", 300, [](int s) { return 1.0 + 1.0 / (s + 1); });
+    add("job", 0, "eval/acc", 300, [](int) { return 0.5; });
+    ViewModel model(store_, analyzer_);
+    model.update();
+    OverviewState state;
+    Canvas c(100, 20);
+    draw_overview(c, model, state);
+    const std::string first = c.to_text();
+    ASSERT_TRUE(state.cache);
+    draw_overview(c, model, state);
+    EXPECT_EQ(c.to_text(), first);  // nothing changed: the same frame, from the cache
+
+    // A new point: the card shows it.
+    sink_.append(0, {300, 1.7e9 + 300, 42.0});
+    draw_overview(c, model, state);
+    const std::string second = c.to_text();
+    EXPECT_NE(second, first);
+    EXPECT_NE(second.find("42"), std::string::npos) << second;
+
+    // A new rank joins the card.
+    add("job", 1, "train/loss", 300, [](int) { return 7.0; });
+    model.update();
+    draw_overview(c, model, state);
+    EXPECT_NE(c.to_text().find("2 ranks"), std::string::npos) << c.to_text();
+
+    // A fresh state draws the same as the cached one.
+    const std::string cached = c.to_text();
+    OverviewState fresh;
+    draw_overview(c, model, fresh);
+    EXPECT_EQ(c.to_text(), cached);
+}
+
+}  // namespace
+}  // namespace runtop::ui

@@ -41,12 +41,16 @@ struct IngestInfo {
     std::uint64_t files = 0;
     // The dashboard's live state (snapshot leaves these alone: a one-shot read).
     bool live = false;
-    bool following = true;       // false: paused by the user, new data waits
-    bool backfilling = false;    // still reading what was on disk at start
-    double rate = 0;             // points per second taken in, over the last seconds
-    std::uint64_t waiting = 0;   // points read but not yet taken in
-    double now = 0;              // the wall clock (seconds) the stall durations are told from
-    std::string note;            // the latest reader warning (file and reason)
+    bool following = true;      // false: paused by the user, new data waits
+    bool backfilling = false;   // still reading what was on disk at start
+    double rate = 0;            // points per second taken in, over the last seconds
+    std::uint64_t waiting = 0;  // points read but not yet taken in
+    double now = 0;             // the wall clock (seconds) the stall durations are told from
+    std::string note;           // the latest reader warning (file and reason)
+    // This frame answers a key: views may reuse what they queried for a recent frame even if
+    // data arrived since (the app draws a data frame right after), so keys stay fast while a
+    // large job streams in.
+    bool key_frame = false;
     std::uint64_t warnings = 0;  // reader warnings so far
 };
 

@@ -1,7 +1,9 @@
 #include "views/overview_view.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,10 +51,11 @@ void merge_into(ColumnSummary& into, const ColumnSummary& c) {
     into.folded += c.folded;
 }
 
-// One series of a card, queried over the card's columns.
+// One series of a card: what choosing the focus and the trend need. Its columns are merged into
+// the envelope and not kept (a card of 256 ranks would otherwise write megabytes a frame); the
+// focus series is queried again for its own row.
 struct CardSeries {
     SeriesId id;
-    std::vector<ColumnSummary> columns;
     double last = kNaN;    // its last value
     double recent = kNaN;  // the mean of its newest points (a tenth of them, 1 to 256)
     double before = kNaN;  // the mean of as many points before those
@@ -82,6 +85,7 @@ void trend_windows(const Series& s, CardSeries& cs) {
 
 struct CardData {
     std::int64_t lo = 0, hi = 0;  // the step range of its series
+    std::int64_t end = 0;         // the x range's end (exclusive): hi + 1 rounded up
     std::vector<CardSeries> series;
     std::vector<ColumnSummary> envelope;
     bool any_points = false;
@@ -106,19 +110,95 @@ CardData query_card(const ViewModel& model, const TagGroup& group, int columns) 
     const auto span = static_cast<std::uint64_t>(d.hi - d.lo) + 1;
     std::uint64_t quantum = 1;
     while (quantum * 32 < span) quantum *= 2;
-    const std::int64_t end =
-        d.lo + static_cast<std::int64_t>((span + quantum - 1) / quantum * quantum);
+    d.end = d.lo + static_cast<std::int64_t>((span + quantum - 1) / quantum * quantum);
     d.envelope.assign(columns, ColumnSummary{});
+    std::vector<ColumnSummary> scratch(columns);
     for (SeriesId id : group.series) {
         const Series& s = model.store().at(id);
         if (s.empty()) continue;
-        CardSeries cs{id, std::vector<ColumnSummary>(columns), s.back().value};
-        s.query(d.lo, end, cs.columns, nullptr, /*snap=*/true);
+        CardSeries cs{id, s.back().value};
+        s.query(d.lo, d.end, scratch, nullptr, /*snap=*/true);
         trend_windows(s, cs);
-        for (int c = 0; c < columns; ++c) merge_into(d.envelope[c], cs.columns[c]);
-        d.series.push_back(std::move(cs));
+        for (int c = 0; c < columns; ++c) merge_into(d.envelope[c], scratch[c]);
+        d.series.push_back(cs);
     }
     return d;
+}
+
+// What a card's data depends on, per series: exact, so a changed series is always noticed.
+struct SeriesVersion {
+    std::uint64_t received = 0, count = 0;
+    std::int64_t last_step = 0;
+    bool operator==(const SeriesVersion&) const = default;
+};
+
+std::vector<SeriesVersion> versions(const ViewModel& model, const TagGroup& group) {
+    std::vector<SeriesVersion> v;
+    v.reserve(group.series.size());
+    for (SeriesId id : group.series) {
+        const Series& s = model.store().at(id);
+        v.push_back({s.received(), s.count(), s.empty() ? 0 : s.last_step()});
+    }
+    return v;
+}
+
+}  // namespace
+
+struct OverviewCache {
+    struct Entry {
+        int columns = 0;
+        std::vector<SeriesId> ids;
+        std::vector<SeriesVersion> versions;
+        CardData data;
+        std::chrono::steady_clock::time_point made;
+    };
+    const Store* store = nullptr;
+    std::map<std::string, Entry, std::less<>> cards, next;  // this frame's cards go to `next`
+};
+
+namespace {
+
+// How old a card's data a key's frame may show (the data frame after it catches up).
+constexpr auto kKeyFrameStaleness = std::chrono::milliseconds(1000);
+
+// query_card(), or the last frame's result when the card's series are the same and unchanged
+// (or changed, in a key's frame, less than kKeyFrameStaleness ago).
+const CardData& cached_card(const OverviewState& state, const ViewModel& model,
+                            const TagGroup& group, int columns) {
+    if (!state.cache) state.cache = std::make_shared<OverviewCache>();
+    OverviewCache& cache = *state.cache;
+    if (cache.store != &model.store()) {
+        cache.cards.clear();
+        cache.store = &model.store();
+    }
+    std::vector<SeriesVersion> now = versions(model, group);
+    const auto clock = std::chrono::steady_clock::now();
+    auto it = cache.cards.find(group.tag);
+    if (it != cache.cards.end() && it->second.columns == columns &&
+        it->second.ids == group.series &&
+        (it->second.versions == now ||
+         (model.ingest.key_frame && clock - it->second.made < kKeyFrameStaleness))) {
+        auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(it->second));
+        return slot->second.data;
+    }
+    OverviewCache::Entry e{columns, group.series, std::move(now), query_card(model, group, columns),
+                           clock};
+    auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(e));
+    return slot->second.data;
+}
+
+// Ends a frame: only the cards it drew stay cached.
+void end_frame(const OverviewState& state) {
+    if (!state.cache) return;
+    state.cache->cards.swap(state.cache->next);
+    state.cache->next.clear();
+}
+
+// The focus row's columns: the same query the envelope was built from.
+std::vector<ColumnSummary> series_columns(const ViewModel& model, const CardData& d, SeriesId id) {
+    std::vector<ColumnSummary> columns(d.envelope.size());
+    model.store().at(id).query(d.lo, d.end, columns, nullptr, /*snap=*/true);
+    return columns;
 }
 
 // The series the focus row shows (see overview_view.h).
@@ -256,7 +336,7 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
     if (iw <= 0 || ih <= 0) return;
 
     const int cells = iw;
-    const CardData d = query_card(model, group, spark_columns(cells, tier));
+    const CardData& d = cached_card(state, model, group, spark_columns(cells, tier));
     const int x0 = x + 1;
     if (!d.any_points) {
         canvas.text(x0, y + 1, "no points", {Role::kDim}, iw);
@@ -290,7 +370,9 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
             canvas.text(x0 + 1, row, label, focus_style, std::max(0, iw - 2));
             ++row;
         }
-        draw_chart(canvas, x0, row, focus_rows, f.columns, range, tier, focus_style);
+        if (focus_rows > 0)
+            draw_chart(canvas, x0, row, focus_rows, series_columns(model, d, f.id), range, tier,
+                       focus_style);
         row += focus_rows;
     } else {
         // The series in its colour, then its extremes.
@@ -409,6 +491,8 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
         draw_card(canvas, model, groups[first + i], x, row * layout.card_height, cw,
                   layout.card_height, first + i == state.selected, state);
     }
+
+    end_frame(state);
 
     std::string right = pages > 1 ? fmt::format("page {}/{}", page + 1, pages)
                                   : fmt::format("{} card{}", cards, cards == 1 ? "" : "s");

@@ -27,6 +27,7 @@
 // under 2% of change. Means, not single points, so a noisy metric does not flip the arrow.
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include "views/actions.h"
@@ -35,10 +36,16 @@
 
 namespace runtop::ui {
 
+// The cards' queried columns from the last frame, reused while their series have not changed:
+// a key that only moves the selection then redraws without querying (a page of 50 cards of 256
+// ranks queries millions of points). Only the cards of the last frame are kept.
+struct OverviewCache;
+
 struct OverviewState {
     int page = 0;                  // clamped to the pages there are
     int selected = -1;             // a card (index into ViewModel::groups()), -1: none
     std::optional<RunRank> focus;  // the (run, rank) every card shows in its focus row
+    mutable std::shared_ptr<OverviewCache> cache;  // made by the first draw; copies share it
 };
 
 inline constexpr int kMinCardWidth = 28;
