@@ -50,7 +50,8 @@ const std::vector<Command>& commands() {
         {"snapshot",
          "runtop snapshot [--size COLSxROWS] [--view overview|ranks|heatmap|anomalies|detail] "
          "[--filter RE] "
-         "[--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] [--keys KEYS] "
+         "[--tag TAG] [--step N] [--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] "
+         "[--keys KEYS] "
          "[NAME=]PATH...",
          "render one frame of a dashboard view to stdout as text (no terminal needed)",
          &kSnapshotOptions, cmd_snapshot},

@@ -429,6 +429,13 @@ echo "dashboard on $(du -sh "$BIG" | cut -f1) of event files at 250x80 (runtop_p
     --key-window-ms 500 --quiet-ms 10 --quit-keys q -- "$RUNTOP" "$BIG" |
     grep -E '^(first_frame_ms|key_latency_ms_(median|p95|max)|key_frame_ms_median)=' | sed 's/^/  /'
 echo "  bars: first frame <= 300 ms, key latency <= 50 ms while it backfills"
+WIDE=$BUILD/bench-data-256ranks
+if [[ ! -d $WIDE ]]; then "$APPEND" create "$WIDE" 50 256 500; fi
+cat "$WIDE"/*/* >/dev/null
+echo "a large job: 50 tags x 256 ranks x 500 steps ($(du -sh "$WIDE" | cut -f1)), keys while it loads:"
+"$PTY" --size 250x80 --wait-text train/loss --keys "j,j,l,k,2,1,3,1,4,1,j" --repeat 2 \
+    --key-window-ms 800 --quiet-ms 10 --quit-keys q -- "$RUNTOP" "$WIDE" |
+    grep -E '^(first_frame_ms|key_latency_ms_(median|p95|max))=' | sed 's/^/  /'
 CARDS=$BUILD/bench-data-100cards
 rm -rf "$CARDS"
 "$APPEND" create "$CARDS" 100 8 2000
