@@ -210,6 +210,16 @@ TEST_F(Views, CachedCardsAreRequeriedWhenTheirSeriesChange) {
     draw_overview(c, model, state);
     EXPECT_NE(c.to_text().find("2 ranks"), std::string::npos) << c.to_text();
 
+    // A key's frame may show the card as last queried (data arrived since); the data frame
+    // after it shows the new point.
+    sink_.append(0, {301, 1.7e9 + 301, 77.25});
+    model.ingest.key_frame = true;
+    draw_overview(c, model, state);
+    EXPECT_EQ(c.to_text().find("77.25"), std::string::npos) << c.to_text();
+    model.ingest.key_frame = false;
+    draw_overview(c, model, state);
+    EXPECT_NE(c.to_text().find("77.25"), std::string::npos) << c.to_text();
+
     // A fresh state draws the same as the cached one.
     const std::string cached = c.to_text();
     OverviewState fresh;

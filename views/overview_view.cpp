@@ -174,10 +174,12 @@ const CardData& cached_card(const OverviewState& state, const ViewModel& model,
     std::vector<SeriesVersion> now = versions(model, group);
     const auto clock = std::chrono::steady_clock::now();
     auto it = cache.cards.find(group.tag);
-    if (it != cache.cards.end() && it->second.columns == columns &&
-        it->second.ids == group.series &&
-        (it->second.versions == now ||
-         (model.ingest.key_frame && clock - it->second.made < kKeyFrameStaleness))) {
+    // In a key's frame a recent card will do even if series joined it since (a backfill adds
+    // ranks file by file): the data frame after it shows them.
+    const bool found = it != cache.cards.end() && it->second.columns == columns;
+    const bool recent =
+        found && model.ingest.key_frame && clock - it->second.made < kKeyFrameStaleness;
+    if (found && ((it->second.ids == group.series && it->second.versions == now) || recent)) {
         auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(it->second));
         return slot->second.data;
     }
