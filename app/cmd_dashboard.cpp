@@ -168,8 +168,6 @@ int cmd_dashboard(const Args& args) {
     model.ingest.backfilling = true;
     model.ingest.now = wall_now();
     ui::UiState state;
-    for (int i = 0; i < static_cast<int>(std::size(ui::kSmoothingSteps)); ++i)
-        if (std::abs(ui::kSmoothingSteps[i] - config.smoothing) < 1e-9) state.smoothing = i;
     state.detail.smoothing = config.smoothing;
 
     ui::Canvas canvas(term.width(), term.height());

@@ -167,9 +167,8 @@ TEST_F(Screen, AcknowledgingKeepsTheRecordButCalmsTheCounts) {
 }
 
 TEST_F(Screen, SmoothingFollowAndLogYAreStateTheAppReads) {
-    EXPECT_DOUBLE_EQ(kSmoothingSteps[state_.smoothing], 0.6);
+    EXPECT_DOUBLE_EQ(state_.detail.smoothing, 0.6);
     key("s");
-    EXPECT_DOUBLE_EQ(kSmoothingSteps[state_.smoothing], 0.9);
     EXPECT_DOUBLE_EQ(state_.detail.smoothing, 0.9);
     key("f");
     EXPECT_FALSE(state_.follow);

@@ -90,13 +90,9 @@ void switch_view(UiState& state, ViewId to, const ViewModel& model, int w, int h
 void open_detail_at(UiState& state, const ViewModel& model, std::string tag,
                     std::optional<RunRank> focus, std::optional<std::int64_t> step) {
     if (state.view != ViewId::kDetail) state.detail_from = state.view;
-    // How the user likes charts (log-Y, the x axis) carries over from chart to chart.
-    const bool log_y = state.detail.log_y;
-    const XAxis x_axis = state.detail.x_axis;
+    // open_detail keeps how the user likes charts (log-Y, x axis, smoothing): they carry over
+    // from chart to chart.
     open_detail(state.detail, model, std::move(tag), std::move(focus), step);
-    state.detail.log_y = log_y;
-    state.detail.x_axis = x_axis;
-    state.detail.smoothing = kSmoothingSteps[state.smoothing];
     state.view = ViewId::kDetail;
 }
 
@@ -370,9 +366,8 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
             start_prompt(state, model, Prompt::Kind::kRanks);
             return out;
         case Action::kCycleSmoothing:
-            state.smoothing = (state.smoothing + 1) % static_cast<int>(std::size(kSmoothingSteps));
-            state.detail.smoothing = kSmoothingSteps[state.smoothing];
-            state.flash = fmt::format("smoothing {}", kSmoothingSteps[state.smoothing]);
+            state.detail.smoothing = next_smoothing(state.detail.smoothing);
+            state.flash = fmt::format("smoothing {}", state.detail.smoothing);
             return out;
         case Action::kToggleLogY:
             if (state.view == ViewId::kDetail)
@@ -424,7 +419,6 @@ std::string key_list(const Binding& b) {
     return keys;
 }
 
-
 // The help screen: the action table itself, grouped, in a frame over the view.
 void draw_help(Canvas& canvas, const ViewModel& model, int scroll) {
     struct Line {
@@ -439,7 +433,9 @@ void draw_help(Canvas& canvas, const ViewModel& model, int scroll) {
             group = b.group;
             lines.push_back({std::string(group), "", "", true});
         }
-        lines.push_back({key_list(b), std::string(b.help), b.scope == Scope::kGlobal ? std::string() : std::string(scope_name(b.scope))});
+        lines.push_back(
+            {key_list(b), std::string(b.help),
+             b.scope == Scope::kGlobal ? std::string() : std::string(scope_name(b.scope))});
     }
     lines.push_back({});
     lines.push_back({"Mouse", "", "", true});

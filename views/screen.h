@@ -25,9 +25,6 @@ namespace runtop::ui {
 enum class ViewId { kOverview, kRanks, kHeatmap, kAnomalies, kDetail };
 std::string_view view_name(ViewId view);
 
-// TensorBoard's smoothing weights, cycled by `s` (0 = raw only; 0.6 is TensorBoard's default).
-inline constexpr double kSmoothingSteps[] = {0.0, 0.6, 0.9, 0.99};
-
 // The `/` and `r` prompts: what is typed is applied as it is typed (live preview); Enter keeps
 // it, Esc puts back what was there before.
 struct Prompt {
@@ -49,7 +46,6 @@ struct UiState {
     bool help = false;
     int help_scroll = 0;
     Prompt prompt;
-    int smoothing = 1;   // index into kSmoothingSteps
     bool follow = true;  // apply new data as it arrives; false: it waits (nothing is lost)
     std::string flash;   // a one-line note for the next frame (cleared by the next key)
 };
