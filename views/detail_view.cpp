@@ -44,12 +44,6 @@ constexpr int kProvisionalLabelWidth = 6;
 constexpr std::int64_t kMinSpan = 8;  // steps: the deepest zoom
 constexpr std::int64_t kOpenSpan = 1000;
 
-const TagGroup* find_group(const ViewModel& model, std::string_view tag) {
-    for (const TagGroup& g : model.groups())
-        if (g.tag == tag) return &g;
-    return nullptr;
-}
-
 // Index of the first retained point for which `before` is false (points are in step order, and
 // so in wall-time order for the comparisons used here).
 template <class Before>
@@ -320,7 +314,7 @@ std::vector<double> make_yticks(const SparkRange& r, int plot_h) {
 Chart build_chart(const ViewModel& model, const DetailState& state, int w, int h,
                   bool geometry = false) {
     Chart ch;
-    ch.group = find_group(model, state.tag);
+    ch.group = model.group(state.tag);
     const GlyphTier tier = model.glyphs();
     DetailGeometry& g = ch.g;
     g.dots_x = dot_shape(tier).x;
@@ -1162,7 +1156,7 @@ void open_detail(DetailState& state, const ViewModel& model, std::string tag,
     if (!step) return;
     // Centred on the step: the whole run when it is short, else a quarter of it (at least
     // kOpenSpan steps).
-    const TagGroup* group = find_group(model, state.tag);
+    const TagGroup* group = model.group(state.tag);
     if (!group) return;
     bool first = true;
     std::int64_t lo = 0, hi = 0;

@@ -25,7 +25,6 @@ constexpr int kReadoutFrom = 9;
 // column maxima (minima) away from their median.
 constexpr double kSpikeMads = 6.0;
 
-
 // "r3", "job:r3" across runs; a series without a rank by its run.
 std::string row_label(const RunRank& rr, bool many_runs) {
     if (rr.rank == kNoRank) return short_run(rr.run);
@@ -33,12 +32,10 @@ std::string row_label(const RunRank& rr, bool many_runs) {
     return many_runs ? short_run(rr.run) + ":" + rank : rank;
 }
 
+// The tag's card; for "" or a tag the filter now hides, the first card's.
 const TagGroup* find_group(const ViewModel& model, const std::string& tag) {
-    const auto& groups = model.groups();
-    if (groups.empty()) return nullptr;
-    for (const TagGroup& g : groups)
-        if (g.tag == tag) return &g;
-    return &groups.front();  // "" or a tag the filter now hides: the first card's
+    if (const TagGroup* g = model.group(tag)) return g;
+    return model.groups().empty() ? nullptr : &model.groups().front();
 }
 
 bool spans_runs(const ViewModel& model, const TagGroup& g) {

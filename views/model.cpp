@@ -134,6 +134,12 @@ int ViewModel::overlay_index(SeriesId id) const {
     return id < overlay_.size() ? overlay_[id] : 0;
 }
 
+const TagGroup* ViewModel::group(std::string_view tag) const {
+    for (const TagGroup& g : groups_)
+        if (g.tag == tag) return &g;
+    return nullptr;
+}
+
 RunRank ViewModel::run_rank(SeriesId id) const {
     const SeriesKey& key = store_.at(id).key();
     return {key.run, key.rank};

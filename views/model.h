@@ -91,6 +91,8 @@ class ViewModel {
     // Cards in display order: tag prefix groups (train/, then eval-like, then tags without a
     // prefix, then the other prefixes alphabetically), loss-like tags first within a group.
     const std::vector<TagGroup>& groups() const { return groups_; }
+    // The card of `tag`, nullptr when the filter hides it or no series has it.
+    const TagGroup* group(std::string_view tag) const;
     // Stable per (run, rank): a colour index for Role series_role().
     int overlay_index(SeriesId id) const;
     RunRank run_rank(SeriesId id) const;

@@ -56,9 +56,7 @@ const TagGroup* current_group(const UiState& state, const ViewModel& model, int 
         case ViewId::kHeatmap:
             return heatmap_selection(state.heatmap, model, w, h).group;
         case ViewId::kDetail:
-            for (const TagGroup& g : model.groups())
-                if (g.tag == state.detail.tag) return &g;
-            return nullptr;
+            return model.group(state.detail.tag);
         case ViewId::kAnomalies:
             return nullptr;
     }
