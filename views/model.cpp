@@ -105,6 +105,8 @@ void ViewModel::update() {
         const SeriesKey& key = store_.at(static_cast<SeriesId>(id)).key();
         const int next = static_cast<int>(overlay_of_.size());
         overlay_[id] = overlay_of_.try_emplace(RunRank{key.run, key.rank}, next).first->second;
+        const int next_run = static_cast<int>(run_colour_.size());
+        if (run_colour_.try_emplace(key.run, next_run).second) add_run(key.run);
     }
     seen_ = count;
     filter_dirty_ = false;
@@ -128,6 +130,39 @@ void ViewModel::regroup() {
     for (auto& [tag, ids] : by_tag) groups_.push_back({std::string(tag), std::move(ids)});
     std::sort(groups_.begin(), groups_.end(),
               [](const TagGroup& a, const TagGroup& b) { return card_order_less(a.tag, b.tag); });
+}
+
+// The root a run belongs to: its name is the root's name, or the root's name then "/".
+static std::size_t root_position(const std::vector<std::string>& roots, std::string_view run) {
+    std::size_t best = roots.size(), best_len = 0;
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+        const std::string& r = roots[i];
+        const bool under = run == r || (run.size() > r.size() && run.starts_with(r) &&
+                                        run[r.size()] == '/');
+        if (under && (best == roots.size() || r.size() > best_len)) best = i, best_len = r.size();
+    }
+    return best;
+}
+
+bool ViewModel::run_before(std::string_view a, std::string_view b) const {
+    const std::size_t ra = root_position(root_names_, a), rb = root_position(root_names_, b);
+    return ra != rb ? ra < rb : a < b;
+}
+
+void ViewModel::set_root_names(std::vector<std::string> names) {
+    root_names_ = std::move(names);
+    std::sort(run_names_.begin(), run_names_.end(),
+              [this](const std::string& a, const std::string& b) { return run_before(a, b); });
+}
+
+void ViewModel::add_run(const std::string& run) {
+    auto before = [this](std::string_view a, std::string_view b) { return run_before(a, b); };
+    run_names_.insert(std::upper_bound(run_names_.begin(), run_names_.end(), run, before), run);
+}
+
+int ViewModel::run_colour(std::string_view run) const {
+    auto it = run_colour_.find(run);
+    return it == run_colour_.end() ? -1 : it->second;
 }
 
 int ViewModel::overlay_index(SeriesId id) const {

@@ -97,6 +97,16 @@ class ViewModel {
     int overlay_index(SeriesId id) const;
     RunRank run_rank(SeriesId id) const;
 
+    // Runs. The roots' display names, in command-line order, order the run list (`runtop
+    // base=A new=B`: base first); the app sets them once, before ingest.
+    void set_root_names(std::vector<std::string> names);
+    const std::vector<std::string>& root_names() const { return root_names_; }
+    // Every run the Store has, whatever the filter: by root (command-line order), then by name.
+    const std::vector<std::string>& run_names() const { return run_names_; }
+    // Stable per run for as long as the model lives (the order the Store first saw them): a
+    // colour index for series_role(), so a run keeps its colour in every view. -1: unknown run.
+    int run_colour(std::string_view run) const;
+
     // Over the selected series.
     std::size_t runs() const { return runs_; }
     std::uint64_t points() const;
@@ -107,6 +117,8 @@ class ViewModel {
 
   private:
     void regroup();
+    void add_run(const std::string& run);
+    bool run_before(std::string_view a, std::string_view b) const;
 
     const Store& store_;
     const Analyzer& analyzer_;
@@ -118,6 +130,9 @@ class ViewModel {
     bool filter_dirty_ = true;  // the filter changed since the last regroup
     std::vector<int> overlay_;  // per SeriesId
     std::map<RunRank, int> overlay_of_;
+    std::vector<std::string> root_names_;
+    std::vector<std::string> run_names_;
+    std::map<std::string, int, std::less<>> run_colour_;
     std::vector<SeriesId> selected_;
     std::vector<TagGroup> groups_;
     std::size_t runs_ = 0;
