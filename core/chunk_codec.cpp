@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace runtop {
@@ -41,7 +42,49 @@ Plan plan_column(const std::uint64_t* v, std::size_t n, std::uint64_t lo, std::u
     return {lo, 0, for_width, false};
 }
 
+// Patterns [from, from + n) of a packed column (see SealedChunk::decode).
+void decode_column(const std::uint64_t* words, std::size_t from, std::size_t n, unsigned width,
+                   std::uint64_t base, std::uint64_t slope, bool linear, std::uint64_t* out) {
+    if (width == 0) {  // the common case: an exact line (or one repeated pattern)
+        const std::uint64_t step = linear ? slope : 0;
+        for (std::size_t k = 0; k < n; ++k) out[k] = base + (from + k) * step;
+        return;
+    }
+    if (linear) {
+        for (std::size_t k = 0; k < n; ++k)
+            out[k] = base + (from + k) * slope +
+                     bitpack::unzigzag(bitpack::unpack(words, from + k, width));
+        return;
+    }
+    for (std::size_t k = 0; k < n; ++k) out[k] = base + bitpack::unpack(words, from + k, width);
+}
+
 }  // namespace
+
+void SealedChunk::steps(std::size_t from, std::size_t n, std::int64_t* out) const {
+    std::uint64_t patterns[kChunk];
+    decode_column(data, from, n, step_width, step_base, step_slope, step_linear, patterns);
+    for (std::size_t k = 0; k < n; ++k) out[k] = step_of(patterns[k]);
+}
+
+void SealedChunk::walls(std::size_t from, std::size_t n, double* out) const {
+    std::uint64_t patterns[kChunk];
+    decode_column(data + bitpack::words_for(kChunk, step_width), from, n, wall_width, wall_base,
+                  wall_slope, wall_linear, patterns);
+    for (std::size_t k = 0; k < n; ++k) out[k] = wall_of(patterns[k]);
+}
+
+void SealedChunk::values(std::size_t from, std::size_t n, double* out) const {
+    const char* packed = reinterpret_cast<const char*>(
+        data + bitpack::words_for(kChunk, step_width) + bitpack::words_for(kChunk, wall_width));
+    if (float_values) {
+        float f[kChunk];
+        std::memcpy(f, packed + from * sizeof(float), n * sizeof(float));
+        for (std::size_t k = 0; k < n; ++k) out[k] = f[k];
+        return;
+    }
+    std::memcpy(out, packed + from * sizeof(double), n * sizeof(double));
+}
 
 SealedChunk seal_chunk(const std::int64_t* steps, const double* walls, const double* values,
                        PointArena& arena, SegmentSummary& summary) {

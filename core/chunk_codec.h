@@ -77,6 +77,12 @@ struct SealedChunk {
         return d;
     }
     Point point(std::size_t i) const { return {step(i), wall(i), value(i)}; }
+    // Points [from, from + n) of one column at once, exactly what step(i), wall(i) and value(i)
+    // return: a loop the compiler can vectorise instead of one unpack per call (a comparison
+    // walks tens of millions of points).
+    void steps(std::size_t from, std::size_t n, std::int64_t* out) const;
+    void walls(std::size_t from, std::size_t n, double* out) const;
+    void values(std::size_t from, std::size_t n, double* out) const;
 
     // Columns hold order-preserving patterns: a step with its sign bit flipped, a wall with
     // the usual sortable-double transform (negative numbers inverted), so that the frame of

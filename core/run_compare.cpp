@@ -6,10 +6,11 @@
 #include <map>
 #include <utility>
 
+#include "core/compare_pair.h"
+
 namespace runtop {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool same_kind(double a, double b) {
@@ -18,13 +19,31 @@ bool same_kind(double a, double b) {
     return true;
 }
 
-std::uint64_t folded_points(const Series& s) {
-    std::uint64_t n = 0;
-    for (const SegmentSummary& b : s.buckets()) n += b.count;
-    return n;
+// Whether `p` stands for its tag better than `head` (see TagComparison::head); pairs come in
+// rank order, so a tie keeps the lower rank.
+bool better_head(const SeriesComparison& p, const SeriesComparison& head) {
+    if (p.first_divergence || head.first_divergence) {
+        if (!head.first_divergence) return true;
+        if (!p.first_divergence) return false;
+        if (*p.first_divergence != *head.first_divergence)
+            return *p.first_divergence < *head.first_divergence;
+        return p.max_relative_difference > head.max_relative_difference;
+    }
+    auto newest = [](const SeriesComparison& c) {
+        return c.last_common_step ? relative_difference(c.a, c.b) : -1.0;
+    };
+    return newest(p) > newest(head);
 }
 
 }  // namespace
+
+std::string_view compare_align_name(CompareAlign align) {
+    return align == CompareAlign::kStep ? "step" : "wall";
+}
+
+std::string_view compare_ranks_name(CompareRanks ranks) {
+    return ranks == CompareRanks::kPerRank ? "rank" : "mean";
+}
 
 double relative_difference(double a, double b) {
     if (!same_kind(a, b)) return kInf;
@@ -38,42 +57,12 @@ bool values_diverge(double a, double b, double tolerance) {
 }
 
 SeriesComparison compare_series(const Series& a, const Series& b, const CompareOptions& options) {
-    SeriesComparison c;
+    compare::Side side_a{{&a}, false, compare::first_wall(a).value_or(0)};
+    compare::Side side_b{{&b}, false, compare::first_wall(b).value_or(0)};
+    compare::Progress progress;
+    SeriesComparison c = compare::compare_pair(side_a, side_b, options, progress);
     c.tag = a.key().tag;
     c.rank = a.key().rank;
-    c.folded = folded_points(a) + folded_points(b);
-    c.last_a = a.empty() ? kNaN : a.back().value;
-    c.last_b = b.empty() ? kNaN : b.back().value;
-    c.last_step_a = a.empty() ? 0 : a.back().step;
-    c.last_step_b = b.empty() ? 0 : b.back().step;
-    c.a = c.b = c.delta = c.ratio = kNaN;
-    // Both kept in step order: one merge pass.
-    const std::size_t na = a.retained(), nb = b.retained();
-    std::size_t i = 0, j = 0;
-    while (i < na && j < nb) {
-        const Point pa = a.point(i), pb = b.point(j);
-        if (pa.step < pb.step) {
-            ++i;
-            continue;
-        }
-        if (pb.step < pa.step) {
-            ++j;
-            continue;
-        }
-        ++c.common_steps;
-        const double rel = relative_difference(pa.value, pb.value);
-        c.max_relative_difference = std::max(c.max_relative_difference, rel);
-        if (!c.first_divergence && rel > options.tolerance) c.first_divergence = pa.step;
-        c.last_common_step = pa.step;
-        c.a = pa.value;
-        c.b = pb.value;
-        ++i;
-        ++j;
-    }
-    if (c.last_common_step) {
-        c.delta = c.b - c.a;
-        c.ratio = c.a == 0 && c.b == 0 ? kNaN : c.b / c.a;
-    }
     return c;
 }
 
@@ -82,26 +71,26 @@ std::size_t RunComparison::diverging() const {
         pairs.begin(), pairs.end(), [](const SeriesComparison& p) { return p.first_divergence; }));
 }
 
-RunComparison compare_runs(const Store& store, std::string_view run_a, std::string_view run_b,
-                           const CompareOptions& options) {
-    using Key = std::pair<std::string, int>;  // (tag, rank): the order the result is listed in
-    std::map<Key, SeriesId> in_a, in_b;
-    for (SeriesId id : store.sorted_ids()) {
-        const SeriesKey& k = store.at(id).key();
-        if (k.run == run_a) in_a.emplace(Key{k.tag, k.rank}, id);
-        if (k.run == run_b) in_b.emplace(Key{k.tag, k.rank}, id);
+std::vector<TagComparison> tag_rows(const RunComparison& comparison) {
+    std::map<std::string, TagComparison, std::less<>> rows;
+    auto row = [&rows](const std::string& tag) -> TagComparison& {
+        TagComparison& r = rows[tag];
+        r.tag = tag;
+        return r;
+    };
+    for (const SeriesComparison& p : comparison.pairs) {
+        TagComparison& r = row(p.tag);
+        r.ranks_a += p.ranks_a;
+        r.ranks_b += p.ranks_b;
+        if (r.compared == 0 || better_head(p, r.head)) r.head = p;
+        ++r.compared;
+        if (p.first_divergence) ++r.diverging;
     }
-    RunComparison out;
-    for (const auto& [key, id] : in_a) {
-        auto other = in_b.find(key);
-        if (other == in_b.end()) {
-            out.only_a.push_back(key);
-            continue;
-        }
-        out.pairs.push_back(compare_series(store.at(id), store.at(other->second), options));
-    }
-    for (const auto& [key, id] : in_b)
-        if (!in_a.count(key)) out.only_b.push_back(key);
+    for (const auto& [tag, rank] : comparison.only_a) ++row(tag).ranks_a;
+    for (const auto& [tag, rank] : comparison.only_b) ++row(tag).ranks_b;
+    std::vector<TagComparison> out;
+    out.reserve(rows.size());
+    for (auto& [tag, r] : rows) out.push_back(std::move(r));
     return out;
 }
 

@@ -40,6 +40,29 @@ Point Series::back() const {
     return {b.last_step, b.last_wall, b.last_value};
 }
 
+void Series::read(std::size_t first, std::size_t n, std::int64_t* steps, double* walls,
+                  double* values) const {
+    const std::size_t sealed_points = sealed_count() * kChunk;
+    while (n > 0 && first < sealed_points) {
+        const SealedChunk& c = sealed_[sealed_head_ + first / kChunk];
+        const std::size_t from = first % kChunk;
+        const std::size_t k = std::min(n, kChunk - from);
+        if (steps) c.steps(from, k, steps);
+        if (walls) c.walls(from, k, walls);
+        if (values) c.values(from, k, values);
+        first += k;
+        n -= k;
+        steps = steps ? steps + k : nullptr;
+        walls = walls ? walls + k : nullptr;
+        values = values ? values + k : nullptr;
+    }
+    if (n == 0) return;
+    const std::size_t t = first - sealed_points;
+    if (steps) std::memcpy(steps, tail_steps_ + t, n * sizeof(std::int64_t));
+    if (walls) std::memcpy(walls, tail_walls_ + t, n * sizeof(double));
+    if (values) std::memcpy(values, tail_values_ + t, n * sizeof(double));
+}
+
 std::int64_t Series::first_step() const {
     if (!summaries_.empty()) return summaries_.front().first_step;
     return tail_len_ > 0 ? tail_steps_[0] : 0;

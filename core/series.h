@@ -91,6 +91,11 @@ class Series {
         i -= sealed_count() * kChunk;
         return {tail_steps_[i], tail_walls_[i], tail_values_[i]};
     }
+    // Full-resolution points [first, first + n) into columns (a null column is skipped), for
+    // first + n <= retained(): the same points as point(), a chunk decoded at a time (several
+    // times faster where every point is read, as a run comparison does).
+    void read(std::size_t first, std::size_t n, std::int64_t* steps, double* walls,
+              double* values) const;
     // The last point (a bucket's last step, wall and value, if a restart cut back into
     // folded data). Not for an empty series.
     Point back() const;

@@ -1,0 +1,419 @@
+// The incremental RunComparer (core/run_compare.h) against compare_runs, and compare_runs
+// against a plain model of what the header says, on random runs: points appended in random
+// slices, with equal-step replacements, restarts, session starts, NaN and infinities, ranks
+// with their own step grids, and a budget small enough to fold.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/run_compare.h"
+#include "core/series_filter.h"
+#include "core/store.h"
+
+namespace runtop {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool same_double(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+// Every field, NaN equal to NaN; empty when equal, else what differs.
+std::string differences(const SeriesComparison& x, const SeriesComparison& y) {
+    std::ostringstream out;
+    auto num = [&](const char* name, double a, double b) {
+        if (!same_double(a, b)) out << name << ": " << a << " vs " << b << "; ";
+    };
+    auto opt = [&](const char* name, const auto& a, const auto& b) {
+        if (a.has_value() != b.has_value() || (a && !same_double(*a, *b)))
+            out << name << ": " << (a ? std::to_string(*a) : "none") << " vs "
+                << (b ? std::to_string(*b) : "none") << "; ";
+    };
+    if (x.tag != y.tag || x.rank != y.rank) out << "key; ";
+    num("common_steps", static_cast<double>(x.common_steps), static_cast<double>(y.common_steps));
+    num("folded", static_cast<double>(x.folded), static_cast<double>(y.folded));
+    num("last_a", x.last_a, y.last_a);
+    num("last_b", x.last_b, y.last_b);
+    num("last_step_a", static_cast<double>(x.last_step_a), static_cast<double>(y.last_step_a));
+    num("last_step_b", static_cast<double>(x.last_step_b), static_cast<double>(y.last_step_b));
+    opt("last_common_step", x.last_common_step, y.last_common_step);
+    num("a", x.a, y.a);
+    num("b", x.b, y.b);
+    num("delta", x.delta, y.delta);
+    num("ratio", x.ratio, y.ratio);
+    opt("first_divergence", x.first_divergence, y.first_divergence);
+    num("max_relative_difference", x.max_relative_difference, y.max_relative_difference);
+    opt("first_divergence_time", x.first_divergence_time, y.first_divergence_time);
+    num("ranks_a", static_cast<double>(x.ranks_a), static_cast<double>(y.ranks_a));
+    num("ranks_b", static_cast<double>(x.ranks_b), static_cast<double>(y.ranks_b));
+    return out.str();
+}
+
+std::string differences(const RunComparison& x, const RunComparison& y) {
+    std::ostringstream out;
+    if (x.only_a != y.only_a) out << "only_a differs; ";
+    if (x.only_b != y.only_b) out << "only_b differs; ";
+    if (x.pairs.size() != y.pairs.size()) {
+        out << "pairs: " << x.pairs.size() << " vs " << y.pairs.size();
+        return out.str();
+    }
+    for (std::size_t i = 0; i < x.pairs.size(); ++i) {
+        const std::string d = differences(x.pairs[i], y.pairs[i]);
+        if (!d.empty()) out << x.pairs[i].tag << "/" << x.pairs[i].rank << ": " << d << "\n";
+    }
+    return out.str();
+}
+
+// --- The model: the header's words, point by point through Series::point ---
+
+struct Side {
+    std::vector<const Series*> series;
+};
+
+std::uint64_t folded_of(const Series& s) {
+    return s.count() - s.retained();
+}
+
+// The points a side offers: a series' full-resolution points, or the rank mean at each step
+// after the last step any rank folded.
+std::vector<Point> side_points(const Side& side, bool mean) {
+    std::vector<Point> out;
+    if (!mean) {
+        const Series& s = *side.series[0];
+        for (std::size_t i = 0; i < s.retained(); ++i) out.push_back(s.point(i));
+        return out;
+    }
+    std::optional<std::int64_t> folded_until;
+    for (const Series* s : side.series)
+        if (folded_of(*s) > 0)
+            folded_until =
+                std::max(folded_until.value_or(INT64_MIN), s->buckets().back().last_step);
+    struct Acc {
+        double sum = 0, wall = 0;
+        std::size_t n = 0;
+    };
+    std::map<std::int64_t, Acc> at;
+    for (const Series* s : side.series)
+        for (std::size_t i = 0; i < s->retained(); ++i) {
+            const Point p = s->point(i);
+            if (folded_until && p.step <= *folded_until) continue;
+            Acc& a = at[p.step];
+            a.sum = a.n == 0 ? p.value : a.sum + p.value;
+            a.wall = a.n == 0 ? p.wall_time : std::max(a.wall, p.wall_time);
+            ++a.n;
+        }
+    for (const auto& [step, a] : at)
+        out.push_back({step, a.wall, a.sum / static_cast<double>(a.n)});
+    return out;
+}
+
+std::optional<Point> side_last(const Side& side, bool mean) {
+    if (!mean) {
+        if (side.series[0]->empty()) return std::nullopt;
+        return side.series[0]->back();
+    }
+    std::optional<std::int64_t> last;
+    for (const Series* s : side.series)
+        if (!s->empty()) last = std::max(last.value_or(INT64_MIN), s->last_step());
+    if (!last) return std::nullopt;
+    double sum = 0;
+    std::size_t n = 0;
+    for (const Series* s : side.series)
+        if (!s->empty() && s->last_step() == *last) {
+            sum = n == 0 ? s->back().value : sum + s->back().value;
+            ++n;
+        }
+    return Point{*last, 0, sum / static_cast<double>(n)};
+}
+
+SeriesComparison model_pair(const Side& a, const Side& b, double origin_a, double origin_b,
+                            const CompareOptions& o) {
+    const bool mean = o.ranks == CompareRanks::kMean;
+    const std::vector<Point> pa = side_points(a, mean), pb = side_points(b, mean);
+    SeriesComparison c;
+    for (const Side* side : {&a, &b})
+        for (const Series* s : side->series) c.folded += folded_of(*s);
+    if (mean) {
+        c.ranks_a = a.series.size();
+        c.ranks_b = b.series.size();
+    }
+    const std::optional<Point> la = side_last(a, mean), lb = side_last(b, mean);
+    c.last_a = la ? la->value : kNaN;
+    c.last_b = lb ? lb->value : kNaN;
+    c.last_step_a = la ? la->step : 0;
+    c.last_step_b = lb ? lb->step : 0;
+    auto pair = [&](const Point& x, double time, double vb) {
+        ++c.common_steps;
+        const double rel = relative_difference(x.value, vb);
+        c.max_relative_difference = std::max(c.max_relative_difference, rel);
+        if (!c.first_divergence && rel > o.tolerance) {
+            c.first_divergence = x.step;
+            if (o.align == CompareAlign::kRelativeWall) c.first_divergence_time = time;
+        }
+        c.last_common_step = x.step;
+        c.a = x.value;
+        c.b = vb;
+    };
+    if (o.align == CompareAlign::kStep) {
+        std::map<std::int64_t, double> by_step;
+        for (const Point& p : pb) by_step[p.step] = p.value;
+        for (const Point& p : pa)
+            if (auto it = by_step.find(p.step); it != by_step.end()) pair(p, 0, it->second);
+    } else {
+        // B's latest point at or before each of A's times (B's point never moves back), up to
+        // B's last point's time.
+        std::size_t passed = 0;
+        for (const Point& p : pa) {
+            const double t = p.wall_time - origin_a;
+            while (passed < pb.size() && pb[passed].wall_time - origin_b <= t) ++passed;
+            if (passed == 0) continue;
+            if (passed == pb.size() && t > pb.back().wall_time - origin_b) break;
+            pair(p, t, pb[passed - 1].value);
+        }
+    }
+    c.a = c.last_common_step ? c.a : kNaN;
+    c.b = c.last_common_step ? c.b : kNaN;
+    c.delta = c.last_common_step ? c.b - c.a : kNaN;
+    c.ratio = !c.last_common_step ? kNaN : (c.a == 0 && c.b == 0 ? kNaN : c.b / c.a);
+    return c;
+}
+
+RunComparison model_runs(const Store& store, const std::string& run_a, const std::string& run_b,
+                         const CompareOptions& o, const SeriesFilter* filter) {
+    const bool mean = o.ranks == CompareRanks::kMean;
+    std::map<std::pair<std::string, int>,
+             std::pair<std::vector<const Series*>, std::vector<const Series*>>>
+        by_key;
+    std::optional<double> origin_a, origin_b;
+    auto first_wall = [](const Series& s) -> std::optional<double> {
+        if (s.empty()) return std::nullopt;
+        return s.buckets().empty() ? s.point(0).wall_time : s.buckets()[0].first_wall;
+    };
+    for (SeriesId id : store.sorted_ids()) {  // ranks in order within a tag
+        const Series& s = store.at(id);
+        const SeriesKey& k = s.key();
+        if (filter && !filter->selects(k)) continue;
+        const std::pair<std::string, int> key{k.tag, mean ? kNoRank : k.rank};
+        const std::optional<double> w = first_wall(s);
+        if (k.run == run_a) {
+            by_key[key].first.push_back(&s);
+            if (w) origin_a = std::min(origin_a.value_or(kInf), *w);
+        }
+        if (k.run == run_b) {
+            by_key[key].second.push_back(&s);
+            if (w) origin_b = std::min(origin_b.value_or(kInf), *w);
+        }
+    }
+    RunComparison out;
+    for (const auto& [key, sides] : by_key) {
+        const auto& [a, b] = sides;
+        if (!a.empty() && !b.empty()) {
+            SeriesComparison c =
+                model_pair({a}, {b}, origin_a.value_or(0), origin_b.value_or(0), o);
+            c.tag = key.first;
+            c.rank = key.second;
+            out.pairs.push_back(c);
+            continue;
+        }
+        for (const Series* s : a) out.only_a.emplace_back(key.first, s->key().rank);
+        for (const Series* s : b) out.only_b.emplace_back(key.first, s->key().rank);
+    }
+    return out;
+}
+
+// --- Random runs ---
+
+class RandomRuns {
+  public:
+    RandomRuns(Store& store, std::uint64_t seed) : store_(store), rng_(seed) {
+        for (const char* run : {"a", "b"})
+            for (const char* tag : {"t0", "t1", "t2"})
+                for (int rank : {kNoRank, 0, 1, 2}) keys_.push_back({run, rank, tag});
+    }
+
+    // One write: mostly the next point of some series, sometimes the same step again, a step
+    // back (a restart), a session start, a NaN or an infinity; the clock only moves on.
+    void step() {
+        wall_ += pick(4) == 0 ? 0 : 0.25 * static_cast<double>(1 + pick(8));
+        const int what = pick(1000);
+        const SeriesKey& key = keys_[pick(static_cast<int>(keys_.size()))];
+        if (what < 5) {
+            const std::int64_t back = pick(200);
+            store_.session_start(key.run, key.rank, std::max<std::int64_t>(0, clock_ - back),
+                                 wall_);
+            return;
+        }
+        const SeriesId id = store_.series(key, SourceKind::kTfEvents);
+        const Series& s = store_.at(id);
+        std::int64_t step;
+        if (s.empty())
+            step = pick(20);
+        else if (what < 40)
+            step = s.last_step();  // written again
+        else if (what < 55)
+            step = std::max<std::int64_t>(0, s.last_step() - pick(300));  // restarted
+        else
+            step = s.last_step() + (pick(3) == 0 ? 1 + pick(5) : 1);
+        clock_ = std::max(clock_, step);
+        store_.append(id, {step, wall_, value(key, step)});
+    }
+
+  private:
+    int pick(int n) { return static_cast<int>(rng_() % static_cast<std::uint64_t>(n)); }
+
+    // Both runs mostly agree; now and then one writes something else.
+    double value(const SeriesKey& key, std::int64_t step) {
+        const int odd = pick(1000);
+        if (odd < 15) return kNaN;
+        if (odd < 20) return kInf;
+        if (odd < 25) return -kInf;
+        if (odd < 60) return 1.5 + pick(3);
+        return 1.0 + 0.001 * static_cast<double>(step % 97) + 0.01 * (key.rank + 1) +
+               (key.tag == "t1" ? 0.5 : 0);
+    }
+
+    Store& store_;
+    std::mt19937_64 rng_;
+    std::vector<SeriesKey> keys_;
+    double wall_ = 1.7e9;
+    std::int64_t clock_ = 0;
+};
+
+struct Case {
+    std::string run_a, run_b;
+    CompareOptions options;
+    const SeriesFilter* filter;
+};
+
+std::string describe(const Case& c) {
+    return c.run_a + " vs " + c.run_b +
+           " align=" + std::string(compare_align_name(c.options.align)) +
+           " ranks=" + std::string(compare_ranks_name(c.options.ranks)) +
+           " tolerance=" + std::to_string(c.options.tolerance) + (c.filter ? " filtered" : "");
+}
+
+void run_property(std::uint64_t seed, StoreLimits limits, int writes) {
+    Store store(limits);
+    RandomRuns runs(store, seed);
+    Result<SeriesFilter> filter = SeriesFilter::make("t[01]", "0-1");
+    ASSERT_TRUE(filter);
+    std::vector<Case> cases;
+    for (CompareAlign align : {CompareAlign::kStep, CompareAlign::kRelativeWall})
+        for (CompareRanks ranks : {CompareRanks::kPerRank, CompareRanks::kMean}) {
+            cases.push_back({"a", "b", {1e-6, align, ranks}, nullptr});
+            cases.push_back({"a", "b", {0, align, ranks}, &*filter});
+            cases.push_back({"b", "a", {0.5, align, ranks}, nullptr});
+        }
+    cases.push_back({"a", "a", {}, nullptr});
+    std::vector<std::unique_ptr<RunComparer>> comparers;
+    std::vector<RunComparison> previous(cases.size());
+    for (const Case& c : cases) {
+        comparers.push_back(std::make_unique<RunComparer>(store));
+        comparers.back()->configure(c.run_a, c.run_b, c.options, c.filter);
+    }
+    std::mt19937_64 slices(seed * 7 + 1);
+    for (int done = 0, slice = 0; done < writes; ++slice) {
+        const int n = 1 + static_cast<int>(slices() % (slices() % 4 == 0 ? 400 : 40));
+        for (int i = 0; i < n; ++i) runs.step();
+        done += n;
+        for (std::size_t k = 0; k < cases.size(); ++k) {
+            const Case& c = cases[k];
+            const bool changed = comparers[k]->update();
+            const RunComparison& got = comparers[k]->result();
+            const RunComparison fresh = compare_runs(store, c.run_a, c.run_b, c.options, c.filter);
+            ASSERT_EQ(differences(got, fresh), "")
+                << "seed " << seed << " slice " << slice << " " << describe(c);
+            if (slice > 0) {
+                ASSERT_EQ(changed, !differences(got, previous[k]).empty())
+                    << "seed " << seed << " slice " << slice << " " << describe(c);
+            }
+            previous[k] = got;
+            if (slice % 5 == 0) {
+                ASSERT_EQ(
+                    differences(fresh, model_runs(store, c.run_a, c.run_b, c.options, c.filter)),
+                    "")
+                    << "model, seed " << seed << " slice " << slice << " " << describe(c);
+            }
+            // Nothing new: nothing changes.
+            if (slice % 7 == 0) {
+                ASSERT_FALSE(comparers[k]->update());
+            }
+        }
+    }
+}
+
+TEST(RunComparer, IncrementalEqualsFromScratchAndTheModel) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) run_property(seed, StoreLimits{}, 6000);
+}
+
+TEST(RunComparer, IncrementalEqualsFromScratchWhileTheBudgetFolds) {
+    StoreLimits tiny;
+    tiny.memory_bytes = 160 << 10;
+    tiny.series_points = 384;
+    for (std::uint64_t seed = 11; seed <= 14; ++seed) run_property(seed, tiny, 12000);
+}
+
+TEST(RunComparer, ReconfiguringStartsOver) {
+    Store store;
+    RandomRuns runs(store, 99);
+    for (int i = 0; i < 3000; ++i) runs.step();
+    RunComparer comparer(store);
+    comparer.configure("a", "b", {}, nullptr);
+    EXPECT_TRUE(comparer.update());
+    EXPECT_EQ(comparer.run_a(), "a");
+    const CompareOptions mean{1e-6, CompareAlign::kRelativeWall, CompareRanks::kMean};
+    comparer.configure("b", "a", mean, nullptr);
+    EXPECT_EQ(comparer.run_a(), "b");
+    EXPECT_EQ(comparer.run_b(), "a");
+    EXPECT_EQ(comparer.options(), mean);
+    EXPECT_TRUE(comparer.update());
+    EXPECT_EQ(differences(comparer.result(), compare_runs(store, "b", "a", mean)), "");
+    EXPECT_FALSE(comparer.update());
+    // A run nobody wrote: everything is the other run's alone.
+    comparer.configure("a", "nobody", {}, nullptr);
+    comparer.update();
+    EXPECT_TRUE(comparer.result().pairs.empty());
+    EXPECT_FALSE(comparer.result().only_a.empty());
+}
+
+TEST(RunComparer, ALaggingRankKeepsTheMeanOpenButStaysExact) {
+    // Rank 1 of run a stops at step 10 while rank 0 goes on: the mean after step 10 is
+    // compared again on each update, and a late point of rank 1 changes it.
+    Store store;
+    const SeriesId a0 = store.series({"a", 0, "t"}, SourceKind::kTfEvents);
+    const SeriesId a1 = store.series({"a", 1, "t"}, SourceKind::kTfEvents);
+    const SeriesId b0 = store.series({"b", 0, "t"}, SourceKind::kTfEvents);
+    const CompareOptions mean{1e-6, CompareAlign::kStep, CompareRanks::kMean};
+    RunComparer comparer(store);
+    comparer.configure("a", "b", mean, nullptr);
+    for (int s = 0; s <= 10; ++s) store.append(a1, {s, 0, 1.0});
+    for (int s = 0; s < 1000; ++s) {
+        store.append(a0, {s, 0, 1.0});
+        store.append(b0, {s, 0, 1.0});
+        if (s % 100 == 0) {
+            comparer.update();
+            ASSERT_EQ(differences(comparer.result(), compare_runs(store, "a", "b", mean)), "");
+        }
+    }
+    comparer.update();
+    EXPECT_FALSE(comparer.result().pairs.at(0).first_divergence);
+    store.append(a1, {500, 0, 3.0});  // the mean at 500 is now 2
+    EXPECT_TRUE(comparer.update());
+    ASSERT_EQ(differences(comparer.result(), compare_runs(store, "a", "b", mean)), "");
+    EXPECT_EQ(*comparer.result().pairs.at(0).first_divergence, 500);
+}
+
+}  // namespace
+}  // namespace runtop
