@@ -55,6 +55,13 @@ const std::vector<Command>& commands() {
          "[NAME=]PATH...",
          "render one frame of a dashboard view to stdout as text (no terminal needed)",
          &kSnapshotOptions, cmd_snapshot},
+        {"diff",
+         "runtop diff [--format text|csv|json] [--tolerance X] [--align step|wall] "
+         "[--by rank|mean] [--filter RE] [--ranks SPEC] [--memory SIZE] [NAME=]PATH [NAME=]PATH",
+         "compare two runs tag by tag (steps in common, last values, delta, ratio, first "
+         "divergence) and their configuration; exit 0 none diverge, 1 some do, 2 error "
+         "(docs/diff.md)",
+         &kDiffOptions, cmd_diff},
         {"demo", "runtop demo [--dir DIR] [--ranks N] [--steps N] [--rate STEPS_PER_S] [--no-ui]",
          "write a simulated multi-rank training run live, with injected trouble", &kDemoOptions,
          cmd_demo},

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "app/compare_options.h"
 #include "app/config.h"
 #include "app/ingest_thread.h"
 #include "app/inputs.h"
@@ -49,6 +50,9 @@ const std::vector<OptionSpec> kDashboardOptions = {
      "rules"},
     {"config", "FILE", "the config file (default $XDG_CONFIG_HOME/runtop/config.json)"},
     kMemoryOption,
+    kToleranceOption,
+    kAlignOption,
+    kByOption,
     {"help", "", "show this help"},
 };
 
@@ -137,6 +141,8 @@ int cmd_dashboard(const Args& args) {
     if (!limits) return fail(limits.error().message);
     Result<LoadedRules> rules = load_rules(args.get("rules"));
     if (!rules) return fail(rules.error().message);
+    Result<CompareOptions> compare = compare_options_from_args(args);
+    if (!compare) return fail(compare.error().message);
     if (!::isatty(STDIN_FILENO) || !::isatty(STDOUT_FILENO))
         return fail(
             "the dashboard needs a terminal; for scripts use 'runtop snapshot', 'runtop ls' or "
@@ -163,12 +169,17 @@ int cmd_dashboard(const Args& args) {
     ui::ViewModel model(store, analyzer);
     model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));
     model.set_glyphs(term.glyph_tier());
+    std::vector<std::string> root_names;
+    for (const RootSpec& root : selection->roots) root_names.push_back(root.name);
+    model.set_root_names(std::move(root_names));
     model.ingest.roots = root_count;
     model.ingest.live = true;
     model.ingest.backfilling = true;
     model.ingest.now = wall_now();
     ui::UiState state;
     state.detail.smoothing = config.smoothing;
+    state.view = ui::initial_view(root_count);  // `runtop base=A new=B` opens on the comparison
+    state.compare.options = *compare;
 
     ui::Canvas canvas(term.width(), term.height());
     std::vector<std::string> warnings;  // printed after the terminal is restored

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "app/commands.h"
+#include "app/compare_options.h"
 #include "app/inputs.h"
 #include "app/rules_file.h"
 #include "core/analyzer.h"
@@ -26,7 +27,8 @@ namespace runtop {
 
 const std::vector<OptionSpec> kSnapshotOptions = {
     {"size", "COLSxROWS", "canvas size (default 120x40)"},
-    {"view", "overview|ranks|heatmap|anomalies|detail", "the view to render (default overview)"},
+    {"view", "overview|ranks|heatmap|anomalies|compare|detail",
+     "the view to render (default: compare with two roots, else overview)"},
     {"tag", "TAG", "heatmap and detail: the tag shown (default: the first card's)"},
     {"step", "N", "detail: the cursor's step (default: the newest)"},
     {"keys", "KEYS",
@@ -41,13 +43,17 @@ const std::vector<OptionSpec> kSnapshotOptions = {
     {"rules", "FILE",
      "alert rules (JSON); default: ~/.config/runtop/rules.json if it exists, else the built-in "
      "rules"},
+    kToleranceOption,
+    kAlignOption,
+    kByOption,
     kMemoryOption,
     {"help", "", "show this help"},
 };
 
 namespace {
 
-constexpr std::string_view kViews[] = {"overview", "ranks", "heatmap", "anomalies", "detail"};
+constexpr std::string_view kViews[] = {"overview",  "ranks",   "heatmap",
+                                       "anomalies", "compare", "detail"};
 
 struct Size {
     int cols = 120;
@@ -75,7 +81,11 @@ int usage_error(const std::string& message) {
 int cmd_snapshot(const Args& args) {
     Result<Size> size = parse_size(args.get("size", "120x40"));
     if (!size) return usage_error(size.error().message);
-    const std::string view = args.get("view", "overview");
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) return usage_error(selection.error().message);
+    // The dashboard's first view: compare with two roots.
+    const std::string view =
+        args.get("view", ui::view_name(ui::initial_view(selection->roots.size())));
     bool known = false;
     std::string names;
     for (std::string_view v : kViews) {
@@ -86,8 +96,8 @@ int cmd_snapshot(const Args& args) {
     const std::string color = args.get("color", "never");
     if (color != "never" && color != "always")
         return usage_error("--color must be never or always, not '" + color + "'");
-    Result<Selection> selection = selection_from_args(args);
-    if (!selection) return usage_error(selection.error().message);
+    Result<CompareOptions> compare = compare_options_from_args(args);
+    if (!compare) return usage_error(compare.error().message);
     Result<StoreLimits> limits = store_limits_from_args(args);
     if (!limits) return usage_error(limits.error().message);
     Result<LoadedRules> rules = load_rules(args.get("rules"));
@@ -104,12 +114,16 @@ int cmd_snapshot(const Args& args) {
     Store store(*limits);
     Analyzer analyzer(std::move(rules->rules));
     AnalyzingSink sink(analyzer, &store);
+    ui::ViewModel model(store, analyzer);
+    // Runs in command-line order (`base=A new=B`: base is run A), known before any run is.
+    std::vector<std::string> root_names;
+    for (const RootSpec& root : selection->roots) root_names.push_back(root.name);
+    model.set_root_names(std::move(root_names));
     SourceSet sources(sink);
     read_once(sources, selection->roots);
     analyzer.finish();
     if (sources.readable_roots() == 0) return kExitError;
 
-    ui::ViewModel model(store, analyzer);
     model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));
     model.set_glyphs(args.has("ascii") ? ui::GlyphTier::kAscii : ui::GlyphTier::kBraille);
     model.ingest.roots = selection->roots.size();
@@ -127,6 +141,7 @@ int cmd_snapshot(const Args& args) {
 
     // The frame the dashboard would show after these keys: the same state machine.
     ui::UiState state;
+    state.compare.options = *compare;
     const int w = size->cols, h = size->rows;
     if (view == "detail") {
         ui::open_detail(state.detail, model, tag, std::nullopt, step);
@@ -135,6 +150,7 @@ int cmd_snapshot(const Args& args) {
         const char* key = view == "ranks"       ? "2"
                           : view == "heatmap"   ? "3"
                           : view == "anomalies" ? "4"
+                          : view == "compare"   ? "5"
                                                 : "1";
         ui::handle(state, ui::InputEvent::named(key, true), model, analyzer, w, h);
         if (args.has("tag")) state.heatmap.tag = tag;  // --tag wins over the card carried over

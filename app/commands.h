@@ -13,6 +13,7 @@ extern const std::vector<OptionSpec> kCheckOptions;
 extern const std::vector<OptionSpec> kDemoOptions;
 extern const std::vector<OptionSpec> kSnapshotOptions;
 extern const std::vector<OptionSpec> kDashboardOptions;
+extern const std::vector<OptionSpec> kDiffOptions;
 
 int cmd_ls(const Args& args);
 int cmd_dump(const Args& args);
@@ -20,10 +21,11 @@ int cmd_check(const Args& args);
 int cmd_demo(const Args& args);
 int cmd_snapshot(const Args& args);
 int cmd_dashboard(const Args& args);
+int cmd_diff(const Args& args);
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFound = 1;  // `check`: anomalies found
+inline constexpr int kExitFound = 1;  // `check`: anomalies found; `diff`: tags diverge
 inline constexpr int kExitError = 2;  // usage errors, nothing readable
 
 }  // namespace runtop

@@ -470,6 +470,114 @@ TEST_F(DashboardE2e, DemoShowsTheSpikeTheNaNAndTheStragglerWithinSeconds) {
     EXPECT_TRUE(has(s.capture(), "the run is in")) << s.capture();
 }
 
+// --- 2b. comparing runs -----------------------------------------------------------------------
+
+// Three runs of two ranks from the same seed (rank_events): "base"; "nan", whose rank 1 loss is
+// NaN at step 300; "spike", whose rank 0 grad norm spikes at step 200. Each is ROOT/<run>/rank_R.
+std::string write_compare_fixture(const std::string& root) {
+    for (const char* run : {"base", "nan", "spike"}) {
+        for (int rank = 0; rank < 2; ++rank) {
+            const std::string d = root + "/" + run + "/rank_" + std::to_string(rank);
+            make_dirs(d);
+            const bool nan = std::string_view(run) == "nan" && rank == 1;
+            const bool spike = std::string_view(run) == "spike" && rank == 0;
+            write_file(d + "/events.out.tfevents.1",
+                       rank_events(rank, 400, nan ? 300 : -1, spike ? 200 : -1));
+        }
+    }
+    return root;
+}
+
+// The compare view: its title line names both runs.
+bool is_compare(const std::string& s, const std::string& a, const std::string& b) {
+    return row(s, 0).starts_with("compare") && has(row(s, 0), "A " + a + " vs B " + b) &&
+           matches(status_line(s), R"(tag \d+/\d+ · sort )");
+}
+
+// `runtop base=A new=B` opens on the comparison; it names the first divergence.
+TEST_F(DashboardE2e, TwoRootsOpenOnTheComparison) {
+    const std::string root = write_compare_fixture(tmp_ / "runs");
+    TmuxSession s(runtop_line({"base=" + root + "/base", "new=" + root + "/nan"}), options());
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return is_compare(screen, "base", "new") &&
+                   has(row(screen, 0), "1 of 4 tags diverge, first at step 300 (train/loss r1)");
+        },
+        "the compare view naming step 300 on rank 1"));
+    // The diverging tag is the first row, marked without colour, its rank named.
+    const std::string screen = s.capture();
+    EXPECT_TRUE(matches(row(screen, 2), R"(^▲ train/loss .* 300 r1\b)")) << screen;
+    ASSERT_TRUE(s.send_keys({"q"}));
+}
+
+// Three runs: the overview overlays them with a legend, `5` compares the first two, `]` and `[`
+// choose the others, Enter opens the overlaid chart at the first divergence with its Δ strip,
+// Esc comes back, `c` shows the configuration panel.
+TEST_F(DashboardE2e, ChoosingRunsAndOpeningTheOverlaidChart) {
+    const std::string root = write_compare_fixture(tmp_ / "runs");
+    TmuxSession s(
+        runtop_line({"base=" + root + "/base", "nan=" + root + "/nan", "spike=" + root + "/spike"}),
+        options());
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return is_overview(screen) && matches(row(screen, 0), R"(base .*nan .*spike)");
+        },
+        "the overview with the three runs' legend"));
+    ASSERT_TRUE(s.send_keys({"5"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return is_compare(screen, "base", "nan") && has(row(screen, 0), "first at step 300");
+        },
+        "base against nan"));
+    ASSERT_TRUE(s.send_keys({"]"}));  // B: the next run
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return is_compare(screen, "base", "spike") &&
+                   has(row(screen, 0), "first at step 200 (train/grad_norm r0)");
+        },
+        "base against spike"));
+    ASSERT_TRUE(s.send_keys({"["}));  // A: the next run that is not B
+    ASSERT_TRUE(
+        s.wait_for([](const std::string& screen) { return is_compare(screen, "nan", "spike"); },
+                   "nan against spike"));
+    ASSERT_TRUE(s.send_keys({"["}));  // and on round to base, skipping spike
+    ASSERT_TRUE(
+        s.wait_for([](const std::string& screen) { return is_compare(screen, "base", "spike"); },
+                   "base against spike again"));
+
+    // g: the first row, the earliest divergence (sorted by divergence). Enter: the grad norm of
+    // both runs overlaid, at the first divergence, Δ below.
+    ASSERT_TRUE(s.send_keys({"g"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return is_compare(screen, "base", "spike") && has(status_line(screen), "tag 1/4");
+        },
+        "the first row selected"));
+    ASSERT_TRUE(s.send_keys({"Enter"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return row(screen, 0).starts_with("compare: train/grad_norm") &&
+                   has(row(screen, 0), "base vs spike") && has(screen, "Δ spike − base") &&
+                   has(screen, "diverges at 200") && cursor_at(screen, 200);
+        },
+        "the overlaid chart at step 200 with its delta strip"));
+    {
+        // The readout names both runs' values at the cursor.
+        const std::string screen = s.capture();
+        EXPECT_TRUE(matches(screen, R"(\bbase\s+[0-9.]+)")) << screen;
+        EXPECT_TRUE(matches(screen, R"(\bspike\s+[0-9.]+)")) << screen;
+    }
+    ASSERT_TRUE(s.send_keys({"Escape"}));
+    ASSERT_TRUE(
+        s.wait_for([](const std::string& screen) { return is_compare(screen, "base", "spike"); },
+                   "back in the compare view"));
+    ASSERT_TRUE(s.send_keys({"c"}));
+    ASSERT_TRUE(s.wait_for("configuration, A base → B spike"));
+    ASSERT_TRUE(s.send_keys({"q"}));
+}
+
 // --- 3. resize storm --------------------------------------------------------------------------
 
 // A frame at 19x5 (under kMinWidth x kMinHeight): only the notice, nothing else.

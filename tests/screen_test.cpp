@@ -214,6 +214,152 @@ TEST_F(Screen, ClickSelectsAndASecondClickOpens) {
     EXPECT_EQ(state_.detail.tag, model_.groups()[selected].tag);
 }
 
+// The compare view's keys on three runs: b is a with rank 1's loss 10% higher from step 50; c
+// is a with a NaN loss on rank 0 at step 70 (an anomaly for n).
+class CompareScreen : public Screen {
+  protected:
+    CompareScreen() {
+        for (const char* run : {"a", "b", "c"}) {
+            for (int rank = 0; rank < 2; ++rank) {
+                for (const char* tag : {"train/loss", "train/lr", "train/grad_norm", "eval/a",
+                                        "eval/b", "eval/c", "eval/d"}) {
+                    const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+                    const bool loss = std::string(tag) == "train/loss";
+                    for (int s = 0; s < 100; ++s) {
+                        double v = 1.0 + 1.0 / (s + 1) + (loss ? 0 : 1);
+                        if (loss && run[0] == 'b' && rank == 1 && s >= 50) v *= 1.1;
+                        if (loss && run[0] == 'c' && rank == 0 && s == 70) v = NAN;
+                        sink_.append(id, {s, 1.7e9 + s, v});
+                    }
+                }
+            }
+        }
+        analyzer_.finish();
+        model_.update();
+    }
+    std::pair<std::string, std::string> runs() { return compare_runs_of(state_.compare, model_); }
+};
+
+TEST_F(CompareScreen, FiveOpensCompareAndBracketsCycleTheRunsSkippingTheOther) {
+    // The Screen fixture's run "job" is there too: run_names() is a, b, c, job.
+    ASSERT_EQ(model_.run_names(), (std::vector<std::string>{"a", "b", "c", "job"}));
+    key("5");
+    ASSERT_EQ(state_.view, ViewId::kCompare);
+    EXPECT_EQ(runs(), (std::pair<std::string, std::string>{"a", "b"}));
+    key("]");
+    EXPECT_EQ(runs(), (std::pair<std::string, std::string>{"a", "c"}));
+    EXPECT_NE(state_.flash.find("comparing A a with B c"), std::string::npos) << state_.flash;
+    key("]");
+    key("]");
+    EXPECT_EQ(runs(), (std::pair<std::string, std::string>{"a", "b"}));  // job, then b (not a)
+    key("[");
+    EXPECT_EQ(runs(), (std::pair<std::string, std::string>{"c", "b"}));  // skips b
+    keys("[ [");
+    EXPECT_EQ(runs(), (std::pair<std::string, std::string>{"a", "b"}));
+    EXPECT_NE(frame().find("A a vs B b"), std::string::npos) << frame();
+}
+
+TEST_F(CompareScreen, OAMAndCChangeSortAlignmentRanksAndThePanel) {
+    key("5");
+    EXPECT_EQ(state_.compare.sort, CompareSort::kDivergence);
+    key("o");
+    EXPECT_EQ(state_.compare.sort, CompareSort::kDelta);
+    EXPECT_NE(frame().find("sort |Δ|"), std::string::npos) << frame();
+    keys("o o");
+    EXPECT_EQ(state_.compare.sort, CompareSort::kDivergence);
+    key("a");
+    EXPECT_EQ(state_.compare.options.align, CompareAlign::kRelativeWall);
+    EXPECT_NE(frame().find("wall, ranks, tol 1e-6"), std::string::npos) << frame();
+    key("a");
+    EXPECT_EQ(state_.compare.options.align, CompareAlign::kStep);
+    key("m");
+    EXPECT_EQ(state_.compare.options.ranks, CompareRanks::kMean);
+    EXPECT_NE(frame().find("mean of ranks"), std::string::npos) << frame();
+    key("m");
+    EXPECT_EQ(state_.compare.options.ranks, CompareRanks::kPerRank);
+    key("c");
+    EXPECT_TRUE(state_.compare.config);
+    EXPECT_NE(frame().find("configuration, A a"), std::string::npos) << frame();
+    key("c");
+    EXPECT_FALSE(state_.compare.config);
+    // Elsewhere these keys are not the compare view's: `a` acknowledges in the anomaly list only.
+    key("1");
+    key("a", true);
+    EXPECT_NE(state_.flash.find("no key a here"), std::string::npos) << state_.flash;
+}
+
+TEST_F(CompareScreen, EnterOpensTheCompareChartAtTheFirstDivergenceAndEscComesBack) {
+    key("5");
+    key("Enter");  // the one diverging tag is on top
+    ASSERT_EQ(state_.view, ViewId::kDetail);
+    EXPECT_EQ(state_.detail.tag, "train/loss");
+    ASSERT_TRUE(state_.detail.compare);
+    EXPECT_EQ(*state_.detail.compare,
+              (CompareDetail{"a", "b", 1, false, CompareAlign::kStep, 1e-6}));
+    ASSERT_TRUE(state_.detail.cursor);
+    EXPECT_EQ(*state_.detail.cursor, 50);
+    key("Esc");
+    EXPECT_EQ(state_.view, ViewId::kCompare);
+    EXPECT_EQ(state_.compare.selected, 0);
+    // A row that never diverges opens at the newest step (the rest are by name).
+    key("j");
+    key("Enter");
+    EXPECT_EQ(state_.detail.tag, "eval/a");
+    EXPECT_FALSE(state_.detail.cursor);
+}
+
+TEST_F(CompareScreen, TheSelectedTagComesAlongAndNJumpsToAnomalies) {
+    // Select train/lr's card in the overview (cards: train/loss, train/grad_norm, train/lr...).
+    int lr = -1;
+    for (std::size_t i = 0; i < model_.groups().size(); ++i)
+        if (model_.groups()[i].tag == "train/lr") lr = static_cast<int>(i);
+    ASSERT_GE(lr, 0);
+    state_.overview.selected = lr;
+    key("5");
+    const std::optional<CompareSelection> s = compare_selection(state_.compare, model_);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->tag, "train/lr");
+    // n: the first failure in the detail chart (not a comparison), and Esc comes back here.
+    key("n");
+    ASSERT_EQ(state_.view, ViewId::kDetail);
+    EXPECT_FALSE(state_.detail.compare);
+    key("Esc");
+    EXPECT_EQ(state_.view, ViewId::kCompare);
+    key("2");
+    EXPECT_EQ(model_.groups()[state_.ranks.row].tag, "train/lr");
+}
+
+TEST_F(CompareScreen, ClickSelectsASecondClickOpensAndTheWheelScrolls) {
+    key("5");
+    const CompareLayout l = compare_layout(state_.compare, model_, kW, kH);
+    ASSERT_EQ(l.rows, 7);
+    const InputEvent click = InputEvent::mouse(5, l.body_y + 2, MouseButton::kLeft);
+    handle(state_, click, model_, analyzer_, kW, kH);
+    EXPECT_EQ(state_.compare.selected, 2);
+    EXPECT_EQ(state_.view, ViewId::kCompare);
+    handle(state_, click, model_, analyzer_, kW, kH);
+    EXPECT_EQ(state_.view, ViewId::kDetail);
+    EXPECT_TRUE(state_.detail.compare);
+    key("Esc");
+    // Seven rows all fit: the wheel has nothing to scroll on a 40-line canvas.
+    EXPECT_FALSE(handle(state_, InputEvent::mouse(5, l.body_y, MouseButton::kWheelDown), model_,
+                        analyzer_, kW, kH)
+                     .redraw);
+    // On a short one it scrolls, and the selection stays on screen.
+    state_.compare.selected = 0;
+    handle(state_, InputEvent::mouse(5, 2, MouseButton::kWheelDown), model_, analyzer_, kW, 8);
+    const CompareLayout s = compare_layout(state_.compare, model_, kW, 8);
+    EXPECT_GT(s.first, 0);
+    EXPECT_GE(state_.compare.selected, s.first);
+}
+
+TEST(InitialView, CompareWithTwoRootsElseTheOverview) {
+    EXPECT_EQ(initial_view(2), ViewId::kCompare);
+    EXPECT_EQ(initial_view(1), ViewId::kOverview);
+    EXPECT_EQ(initial_view(3), ViewId::kOverview);
+    EXPECT_EQ(view_name(ViewId::kCompare), "compare");
+}
+
 TEST(StatusLine, AStalledRunIsNamedWithItsQuietTimeAndPausedIsSaid) {
     Store store;
     Analyzer analyzer(default_rules());

@@ -18,7 +18,11 @@ std::span<const Binding> bindings() {
          Scope::kGlobal,
          "Views"},
         {Action::kViewAnomalies, {"4"}, "anomalies, first failure first", Scope::kGlobal, "Views"},
-        {Action::kViewCompare, {"5"}, "compare two runs", Scope::kGlobal, "Views"},
+        {Action::kViewCompare,
+         {"5"},
+         "compare two runs: delta, first divergence, config diff",
+         Scope::kGlobal,
+         "Views"},
         {Action::kOpenDetail,
          {"Enter"},
          "detail chart of the selection (an anomaly: at its step)",
@@ -30,6 +34,28 @@ std::span<const Binding> bindings() {
          "table, or one sparkline per rank of the selected tag",
          Scope::kRanks,
          "Views"},
+        {Action::kCycleRunA, {"["}, "run A: the next run (not B)", Scope::kCompare, "Compare"},
+        {Action::kCycleRunB, {"]"}, "run B: the next run (not A)", Scope::kCompare, "Compare"},
+        {Action::kCycleCompareSort,
+         {"o"},
+         "sort: divergence (earliest first), |delta| (relative), name",
+         Scope::kCompare,
+         "Compare"},
+        {Action::kToggleCompareAlign,
+         {"a"},
+         "align by step, or by wall time since each run's start",
+         Scope::kCompare,
+         "Compare"},
+        {Action::kToggleCompareMean,
+         {"m"},
+         "pair rank N with rank N, or compare the means over ranks",
+         Scope::kCompare,
+         "Compare"},
+        {Action::kToggleConfigDiff,
+         {"c"},
+         "configuration diff: keys added, removed, changed",
+         Scope::kCompare,
+         "Compare"},
         {Action::kFilterTags,
          {"/"},
          "tag filter (RE2, live preview; Enter applies, empty clears)",
@@ -115,10 +141,11 @@ std::string_view scope_name(Scope scope) {
             return "anomalies";
         case Scope::kDetail:
             return "detail chart";
+        case Scope::kCompare:
+            return "compare";
     }
     return "?";
 }
-
 
 std::string keys_markdown() {
     std::string out =

@@ -44,13 +44,19 @@ enum class Action {
     kNextSeries,
     kPreviousSeries,
     kToggleRankSparklines,
+    kCycleRunA,
+    kCycleRunB,
+    kCycleCompareSort,
+    kToggleCompareAlign,
+    kToggleCompareMean,
+    kToggleConfigDiff,
     kRedraw,
     kHelp,
     kQuit,
 };
 
 // Where an action applies: everywhere, or in one view.
-enum class Scope { kGlobal, kOverview, kRanks, kHeatmap, kAnomalies, kDetail };
+enum class Scope { kGlobal, kOverview, kRanks, kHeatmap, kAnomalies, kDetail, kCompare };
 
 struct Binding {
     Action action;

@@ -95,6 +95,24 @@ void DotGrid::render(Canvas& canvas, int x0, int y0) const {
             if (!empty(cx, cy)) canvas.put(x0 + cx, y0 + cy, glyph(cx, cy), style(cx, cy));
 }
 
+double range_fraction(double v, const SparkRange& r) {
+    double t;
+    if (r.log) {
+        if (!(v > 0)) return 0;
+        const double span = std::log(r.hi) - std::log(r.lo);
+        t = span > 0 ? (std::log(v) - std::log(r.lo)) / span : 0.5;
+    } else {
+        const double span = r.hi / 2 - r.lo / 2;
+        t = span > 0 ? (v / 2 - r.lo / 2) / span : 0.5;
+    }
+    if (!(t > 0)) return 0;
+    return std::min(t, 1.0);
+}
+
+int dot_row(double v, const SparkRange& r, int dot_h) {
+    return std::clamp(static_cast<int>(range_fraction(v, r) * dot_h), 0, dot_h - 1);
+}
+
 std::vector<double> nice_ticks(double lo, double hi, int max_ticks) {
     std::vector<double> out;
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) return out;

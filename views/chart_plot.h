@@ -4,6 +4,8 @@
 // the time texts of the x axis.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -11,6 +13,7 @@
 
 #include "views/canvas.h"
 #include "views/glyphs.h"
+#include "views/sparkline.h"
 
 namespace runtop::ui {
 
@@ -47,6 +50,8 @@ class DotGrid {
     // The glyph of cell (cx, cy) (space when empty).
     char32_t glyph(int cx, int cy) const;
     Style style(int cx, int cy) const { return cells_[index(cx, cy)].style; }
+    // The group whose dots cell (cx, cy) shows (-1 when empty).
+    int group(int cx, int cy) const { return empty(cx, cy) ? -1 : cells_[index(cx, cy)].group; }
 
   private:
     struct DotCell {
@@ -64,6 +69,49 @@ class DotGrid {
     int w_ = 0, h_ = 0;
     std::vector<DotCell> cells_;
 };
+
+// Where v sits in the range, 0 (bottom) to 1 (top), clamped; values <= 0 at 0 in log.
+double range_fraction(double v, const SparkRange& r);
+// The dot row (0 the bottom) of v in a plot `dot_h` dots high.
+int dot_row(double v, const SparkRange& r, int dot_h);
+
+// One line into `grid` over columns [0, n): `extent(c, lo, hi, first, last)` gives column c's
+// values (false: it has none); the column spans lo..hi and is joined to the previous column's
+// `last` (across empty columns by a straight line; not at all when that `last` is NaN), so steep
+// moves stay connected and no extreme is dropped.
+template <class Extent>
+void plot_line(DotGrid& grid, const SparkRange& range, int n, Extent&& extent, int group,
+               int priority, Style style) {
+    const int dh = grid.dot_h();
+    auto row = [&](double v) { return dot_row(v, range, dh); };
+    double prev = 0;
+    bool has_prev = false;
+    int prev_c = -1;
+    for (int c = 0; c < n; ++c) {
+        double lo, hi, first, last;
+        if (!extent(c, lo, hi, first, last)) continue;
+        int a = row(lo), b = row(hi);
+        if (has_prev) {
+            if (c - prev_c > 1) {
+                double from = prev;
+                for (int k = prev_c + 1; k < c; ++k) {
+                    const double t = static_cast<double>(k - prev_c) / (c - prev_c);
+                    const double v = prev + (first - prev) * t;
+                    grid.span(k, row(from), row(v), group, priority, style);
+                    from = v;
+                }
+                prev = from;
+            }
+            const int p = row(prev);
+            a = std::min(a, p);
+            b = std::max(b, p);
+        }
+        grid.span(c, a, b, group, priority, style);
+        prev = last;
+        has_prev = std::isfinite(last);
+        prev_c = c;
+    }
+}
 
 // About `max_ticks` (at least 2) round values (1, 2 or 5 times a power of ten apart) inside
 // [lo, hi], ascending. Empty when the range is empty or not finite.

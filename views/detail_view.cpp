@@ -29,6 +29,9 @@
 #include "core/format.h"
 #include "core/smoothing.h"
 #include "views/chart_plot.h"
+#include "views/chart_points.h"
+#include "views/compare_chart.h"
+#include "views/compare_frame.h"
 #include "views/sparkline.h"
 #include "views/view_common.h"
 
@@ -43,72 +46,6 @@ constexpr int kMinPlotWithPanel = 40;
 constexpr int kProvisionalLabelWidth = 6;
 constexpr std::int64_t kMinSpan = 8;  // steps: the deepest zoom
 constexpr std::int64_t kOpenSpan = 1000;
-
-// Index of the first retained point for which `before` is false (points are in step order, and
-// so in wall-time order for the comparisons used here).
-template <class Before>
-std::size_t first_point_not(const Series& s, Before before) {
-    std::size_t a = 0, b = s.retained();
-    while (a < b) {
-        const std::size_t m = a + (b - a) / 2;
-        if (before(s.point(m)))
-            a = m + 1;
-        else
-            b = m;
-    }
-    return a;
-}
-
-// Index of the first retained point with step >= `step`.
-std::size_t lower_index(const Series& s, std::int64_t step) {
-    return first_point_not(s, [step](const Point& p) { return p.step < step; });
-}
-
-// The retained point nearest `step` (ties: the earlier), if any.
-std::optional<std::size_t> nearest_index(const Series& s, std::int64_t step) {
-    const std::size_t n = s.retained();
-    if (n == 0) return std::nullopt;
-    const std::size_t i = lower_index(s, step);
-    if (i < n && s.point(i).step == step) return i;
-    if (i == 0) return i;
-    if (i == n) return n - 1;
-    const std::int64_t before = step - s.point(i - 1).step, after = s.point(i).step - step;
-    return after < before ? i : i - 1;
-}
-
-// The retained point at `step`, else the last one before it.
-std::optional<std::size_t> at_or_before(const Series& s, std::int64_t step) {
-    const std::size_t i = lower_index(s, step);
-    if (i < s.retained() && s.point(i).step == step) return i;
-    if (i == 0) return std::nullopt;
-    return i - 1;
-}
-
-// How many points before a window the EMA starts from: w^k below 1e-9.
-std::size_t ema_warmup(double w) {
-    if (!(w > 0)) return 0;
-    if (w >= 1) return std::numeric_limits<std::size_t>::max();
-    return static_cast<std::size_t>(std::min(1e7, std::ceil(std::log(1e-9) / std::log(w))));
-}
-
-// Where v sits in the range, 0 (bottom) to 1 (top), clamped; values <= 0 at 0 in log.
-double fraction(double v, const SparkRange& r) {
-    double t;
-    if (r.log) {
-        if (!(v > 0)) return 0;
-        const double span = std::log(r.hi) - std::log(r.lo);
-        t = span > 0 ? (std::log(v) - std::log(r.lo)) / span : 0.5;
-    } else {
-        const double span = r.hi / 2 - r.lo / 2;
-        t = span > 0 ? (v / 2 - r.lo / 2) / span : 0.5;
-    }
-    if (!(t > 0)) return 0;
-    return std::min(t, 1.0);
-}
-
-int dot_row(double v, const SparkRange& r, int dot_h) {
-    return std::clamp(static_cast<int>(fraction(v, r) * dot_h), 0, dot_h - 1);
-}
 
 bool finite_column(const ColumnSummary& c) {
     return c.count > 0 && std::isfinite(c.min) && std::isfinite(c.max);
@@ -404,34 +341,8 @@ void draw_plot(Canvas& canvas, const ViewModel& model, const Chart& ch, bool fol
     const int dh = grid.dot_h();
     auto row = [&](double v) { return dot_row(v, ch.range, dh); };
 
-    // One line: per column its extent, joined to the previous column (across empty columns
-    // by a straight line), so steep moves stay connected and no extreme is dropped.
     auto draw_line = [&](int n, auto&& extent, int group, int priority, Style style) {
-        double prev = kNaN;
-        int prev_c = -1;
-        for (int c = 0; c < n; ++c) {
-            double lo, hi, first, last;
-            if (!extent(c, lo, hi, first, last)) continue;
-            int a = row(lo), b = row(hi);
-            if (std::isfinite(prev)) {
-                if (c - prev_c > 1) {
-                    double from = prev;
-                    for (int k = prev_c + 1; k < c; ++k) {
-                        const double t = static_cast<double>(k - prev_c) / (c - prev_c);
-                        const double v = prev + (first - prev) * t;
-                        grid.span(k, row(from), row(v), group, priority, style);
-                        from = v;
-                    }
-                    prev = from;
-                }
-                const int p = row(prev);
-                a = std::min(a, p);
-                b = std::max(b, p);
-            }
-            grid.span(c, a, b, group, priority, style);
-            prev = last;
-            prev_c = c;
-        }
+        plot_line(grid, ch.range, n, extent, group, priority, style);
     };
 
     const int n = g.columns;
@@ -1137,6 +1048,7 @@ int DetailGeometry::cell_of(std::int64_t step) const {
 DetailGeometry detail_geometry(const ViewModel& model, const DetailState& state, int width,
                                int height) {
     if (width < kMinWidth || height < kMinHeight) return {};
+    if (state.compare) return compare_geometry(model, state, width, height);
     return build_chart(model, state, width, height, true).g;
 }
 
@@ -1150,6 +1062,7 @@ void open_detail(DetailState& state, const ViewModel& model, std::string tag,
                  std::optional<RunRank> focus, std::optional<std::int64_t> step) {
     state.tag = std::move(tag);
     state.focus = std::move(focus);
+    state.compare.reset();
     state.cursor = step;
     state.window_lo.reset();
     state.window_hi.reset();
@@ -1177,10 +1090,24 @@ void open_detail(DetailState& state, const ViewModel& model, std::string tag,
     state.window_hi = a + span - 1;
 }
 
+void open_compare_detail(DetailState& state, const ViewModel& model, std::string tag,
+                         CompareDetail compare, std::optional<std::int64_t> step) {
+    state.tag = std::move(tag);
+    state.focus.reset();  // B in front
+    // Runs paired by time line up on the relative-time axis; paired by step, on the step axis.
+    state.x_axis = compare.align == CompareAlign::kRelativeWall ? XAxis::kRelative : XAxis::kStep;
+    state.compare = std::move(compare);
+    compare_open_window(state, model, step);
+}
+
 void draw_detail(Canvas& canvas, const ViewModel& model, const DetailState& state) {
     canvas.clear();
     if (too_small(canvas)) {
         draw_too_small(canvas, "detail");
+        return;
+    }
+    if (state.compare) {
+        draw_compare_detail(canvas, model, state);
         return;
     }
     const Chart ch = build_chart(model, state, canvas.width(), canvas.height());
@@ -1262,11 +1189,15 @@ bool detail_handle(DetailState& state, Action action, const ViewModel& model, in
         case Action::kToggleLogY:
             state.log_y = !state.log_y;
             return true;
-        case Action::kCycleXAxis:
+        case Action::kCycleXAxis: {
+            const XAxis before = state.x_axis;
             state.x_axis = state.x_axis == XAxis::kStep       ? XAxis::kRelative
                            : state.x_axis == XAxis::kRelative ? XAxis::kWall
                                                               : XAxis::kStep;
+            // Compare mode's x is the axis' unit (steps or milliseconds): keep the points.
+            if (state.compare) compare_convert_x(state, model, before);
             return true;
+        }
         case Action::kToggleClipOutliers:
             state.clip_outliers = !state.clip_outliers;
             return true;
@@ -1277,8 +1208,9 @@ bool detail_handle(DetailState& state, Action action, const ViewModel& model, in
             break;
     }
     if (width < kMinWidth || height < kMinHeight) return false;
-    const Chart ch = build_chart(model, state, width, height, true);
-    const DetailGeometry& g = ch.g;
+    Chart ch;
+    if (!state.compare) ch = build_chart(model, state, width, height, true);
+    const DetailGeometry g = state.compare ? compare_geometry(model, state, width, height) : ch.g;
     if (!g.has_data) return false;
     const std::int64_t span = g.hi - g.lo + 1;
     const std::int64_t column_steps = std::max<std::int64_t>(1, span / std::max(1, g.columns));
@@ -1341,6 +1273,10 @@ bool detail_handle(DetailState& state, Action action, const ViewModel& model, in
         }
         case Action::kNextSeries:
         case Action::kPreviousSeries: {
+            if (state.compare) {
+                compare_swap_front(state);
+                return true;
+            }
             if (ch.series.size() < 2) return false;
             const std::size_t n = ch.series.size();
             const std::size_t next =
@@ -1356,11 +1292,20 @@ bool detail_handle(DetailState& state, Action action, const ViewModel& model, in
 bool detail_mouse(DetailState& state, int x, int y, MouseButton button, const ViewModel& model,
                   int width, int height) {
     if (width < kMinWidth || height < kMinHeight) return false;
-    const Chart ch = build_chart(model, state, width, height, true);
-    const DetailGeometry& g = ch.g;
+    DetailGeometry g;
+    int bottom = 0;
+    if (state.compare) {
+        const CompareChart ch =
+            build_compare_chart(model, state, width, height, CompareBuild::kGeometry);
+        g = ch.g;
+        bottom = ch.layout.labels_y >= 0 ? ch.layout.labels_y : ch.layout.axis_y;
+    } else {
+        const Chart ch = build_chart(model, state, width, height, true);
+        g = ch.g;
+        bottom = ch.layout.labels_y >= 0 ? ch.layout.labels_y : ch.layout.axis_y;
+    }
     if (!g.has_data || g.plot_w <= 0) return false;
-    // The plot, its axis and labels below, the marks row above.
-    const int bottom = ch.layout.labels_y >= 0 ? ch.layout.labels_y : ch.layout.axis_y;
+    // The plot (and the Δ strip), its axis and labels below, the marks row above.
     if (x < g.plot_x || x >= g.plot_x + g.plot_w || y < 1 || y > bottom) return false;
     const int cell = x - g.plot_x;
     // The middle of the cell's columns.

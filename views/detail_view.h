@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 
+#include "core/run_compare.h"
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/input.h"
@@ -31,6 +32,17 @@
 namespace runtop::ui {
 
 enum class XAxis { kStep, kRelative, kWall };
+
+// The detail chart's compare mode (Enter in the compare view): one tag of two runs overlaid,
+// a Δ strip (B − A) below, the cursor reading out both values.
+struct CompareDetail {
+    std::string run_a, run_b;
+    int rank = kNoRank;  // the rank compared (per-rank); ignored with `mean`
+    bool mean = false;   // each run's per-column cross-rank mean instead of one rank
+    CompareAlign align = CompareAlign::kStep;
+    double tolerance = 1e-6;  // relative: where the first divergence is marked
+    bool operator==(const CompareDetail&) const = default;
+};
 
 struct DetailState {
     std::string tag;
@@ -42,12 +54,20 @@ struct DetailState {
     bool log_y = false;
     bool clip_outliers = false;  // y-range from the 1st-99th percentile; clipped points marked
     double smoothing = 0.6;      // TensorBoard's EMA weight, 0 = raw only
+    // Set: the chart compares two runs (open_compare_detail); `focus` is then unused.
+    std::optional<CompareDetail> compare;
 };
 
 // Opens the chart on `tag`, reading `focus` (when given) at `step` (when given: the window
 // is centred on it).
 void open_detail(DetailState& state, const ViewModel& model, std::string tag,
                  std::optional<RunRank> focus, std::optional<std::int64_t> step);
+
+// Opens the chart comparing `compare.run_a` and `compare.run_b` on `tag`, the cursor at `step`
+// (when given: the window is centred on it). With CompareAlign::kRelativeWall the x axis starts
+// on XAxis::kRelative (each run's time since its own start).
+void open_compare_detail(DetailState& state, const ViewModel& model, std::string tag,
+                         CompareDetail compare, std::optional<std::int64_t> step);
 
 void draw_detail(Canvas& canvas, const ViewModel& model, const DetailState& state);
 

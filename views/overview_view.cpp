@@ -12,118 +12,15 @@
 
 #include "core/format.h"
 #include "views/glyphs.h"
+#include "views/overview_card.h"
+#include "views/overview_runs.h"
 #include "views/sparkline.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// Per column, the union of the series' columns: what no rank can hide in.
-void merge_into(ColumnSummary& into, const ColumnSummary& c) {
-    if (c.empty()) return;
-    const std::uint64_t finite_into = into.count - into.nan - into.pos_inf - into.neg_inf;
-    const std::uint64_t finite_c = c.count - c.nan - c.pos_inf - c.neg_inf;
-    if (finite_c > 0) {
-        if (finite_into == 0) {
-            into.min = c.min;
-            into.max = c.max;
-            into.mean = c.mean;
-        } else {
-            into.min = std::min(into.min, c.min);
-            into.max = std::max(into.max, c.max);
-            into.mean = (into.mean * static_cast<double>(finite_into) +
-                         c.mean * static_cast<double>(finite_c)) /
-                        static_cast<double>(finite_into + finite_c);
-        }
-    } else if (finite_into == 0) {
-        into.min = into.max = into.mean = kNaN;
-    }
-    if (into.empty() || c.last_step >= into.last_step) {
-        into.last = c.last;
-        into.last_step = c.last_step;
-    }
-    into.count += c.count;
-    into.nan += c.nan;
-    into.pos_inf += c.pos_inf;
-    into.neg_inf += c.neg_inf;
-    into.folded += c.folded;
-}
-
-// One series of a card: what choosing the focus and the trend need. Its columns are merged into
-// the envelope and not kept (a card of 256 ranks would otherwise write megabytes a frame); the
-// focus series is queried again for its own row.
-struct CardSeries {
-    SeriesId id;
-    double last = kNaN;    // its last value
-    double recent = kNaN;  // the mean of its newest points (a tenth of them, 1 to 256)
-    double before = kNaN;  // the mean of as many points before those
-};
-
-// The trend's two windows, over full-resolution points: means of finite values, so one noisy
-// point does not flip the arrow.
-void trend_windows(const Series& s, CardSeries& cs) {
-    const std::size_t n = s.retained();
-    const std::size_t m = std::clamp<std::size_t>(n / 10, 1, 256);
-    if (n < 2 * m) return;
-    auto mean = [&](std::size_t from, std::size_t to) {
-        double sum = 0;
-        std::size_t k = 0;
-        for (std::size_t i = from; i < to; ++i) {
-            const double v = s.point(i).value;
-            if (std::isfinite(v)) {
-                sum += v;
-                ++k;
-            }
-        }
-        return k > 0 ? sum / static_cast<double>(k) : kNaN;
-    };
-    cs.recent = mean(n - m, n);
-    cs.before = mean(n - 2 * m, n - m);
-}
-
-struct CardData {
-    std::int64_t lo = 0, hi = 0;  // the step range of its series
-    std::int64_t end = 0;         // the x range's end (exclusive): hi + 1 rounded up
-    std::vector<CardSeries> series;
-    std::vector<ColumnSummary> envelope;
-    bool any_points = false;
-};
-
-CardData query_card(const ViewModel& model, const TagGroup& group, int columns) {
-    CardData d;
-    bool first = true;
-    for (SeriesId id : group.series) {
-        const Series& s = model.store().at(id);
-        if (s.empty()) continue;
-        d.lo = first ? s.first_step() : std::min(d.lo, s.first_step());
-        d.hi = first ? s.last_step() : std::max(d.hi, s.last_step());
-        first = false;
-    }
-    d.any_points = !first;
-    if (!d.any_points) return d;
-    // The x range grows in quanta (a power of two near 1/32 of the span), not step by step: a
-    // new point then changes the last column or two, not every column of the card (each
-    // boundary moving a little would redraw the whole sparkline: costly over a slow SSH link).
-    // The price is at most 1/32 of the card left empty at the right.
-    const auto span = static_cast<std::uint64_t>(d.hi - d.lo) + 1;
-    std::uint64_t quantum = 1;
-    while (quantum * 32 < span) quantum *= 2;
-    d.end = d.lo + static_cast<std::int64_t>((span + quantum - 1) / quantum * quantum);
-    d.envelope.assign(columns, ColumnSummary{});
-    std::vector<ColumnSummary> scratch(columns);
-    for (SeriesId id : group.series) {
-        const Series& s = model.store().at(id);
-        if (s.empty()) continue;
-        CardSeries cs{id, s.back().value};
-        s.query(d.lo, d.end, scratch, nullptr, /*snap=*/true);
-        trend_windows(s, cs);
-        for (int c = 0; c < columns; ++c) merge_into(d.envelope[c], scratch[c]);
-        d.series.push_back(cs);
-    }
-    return d;
-}
+constexpr double kNaN = kCardNaN;
 
 // What a card's data depends on, per series: exact, so a changed series is always noticed.
 struct SeriesVersion {
@@ -147,6 +44,7 @@ std::vector<SeriesVersion> versions(const ViewModel& model, const TagGroup& grou
 struct OverviewCache {
     struct Entry {
         int columns = 0;
+        bool by_run = false;  // the card's data has each run's line
         std::vector<SeriesId> ids;
         std::vector<SeriesVersion> versions;
         CardData data;
@@ -164,7 +62,7 @@ constexpr auto kKeyFrameStaleness = std::chrono::milliseconds(1000);
 // query_card(), or the last frame's result when the card's series are the same and unchanged
 // (or changed, in a key's frame, less than kKeyFrameStaleness ago).
 const CardData& cached_card(const OverviewState& state, const ViewModel& model,
-                            const TagGroup& group, int columns) {
+                            const TagGroup& group, int columns, bool by_run) {
     if (!state.cache) state.cache = std::make_shared<OverviewCache>();
     OverviewCache& cache = *state.cache;
     if (cache.store != &model.store()) {
@@ -176,15 +74,17 @@ const CardData& cached_card(const OverviewState& state, const ViewModel& model,
     auto it = cache.cards.find(group.tag);
     // In a key's frame a recent card will do even if series joined it since (a backfill adds
     // ranks file by file): the data frame after it shows them.
-    const bool found = it != cache.cards.end() && it->second.columns == columns;
+    const bool found =
+        it != cache.cards.end() && it->second.columns == columns && it->second.by_run == by_run;
     const bool recent =
         found && model.ingest.key_frame && clock - it->second.made < kKeyFrameStaleness;
     if (found && ((it->second.ids == group.series && it->second.versions == now) || recent)) {
         auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(it->second));
         return slot->second.data;
     }
-    OverviewCache::Entry e{columns, group.series, std::move(now), query_card(model, group, columns),
-                           clock};
+    OverviewCache::Entry e{
+        columns, by_run, group.series, std::move(now), query_card(model, group, columns, by_run),
+        clock};
     auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(e));
     return slot->second.data;
 }
@@ -296,16 +196,6 @@ void draw_chart(Canvas& canvas, int x, int y, int rows, std::span<const ColumnSu
     }
 }
 
-// `left` at x, `right` right-aligned at x + w; right is dropped when both do not fit with two
-// columns between them.
-void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Style left_style,
-               const std::string& right, Style right_style) {
-    const int lw = display_width(left);
-    const int rw = display_width(right);
-    if (!right.empty() && lw + 2 + rw <= w) canvas.text_right(x + w, y, right, right_style);
-    canvas.text(x, y, left, left_style, w);
-}
-
 void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, int x, int y, int w,
                int h, bool selected, const OverviewState& state) {
     const GlyphTier tier = model.glyphs();
@@ -338,10 +228,15 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
     if (iw <= 0 || ih <= 0) return;
 
     const int cells = iw;
-    const CardData& d = cached_card(state, model, group, spark_columns(cells, tier));
+    const bool by_run = group_by_run(model, group);
+    const CardData& d = cached_card(state, model, group, spark_columns(cells, tier), by_run);
     const int x0 = x + 1;
     if (!d.any_points) {
         canvas.text(x0, y + 1, "no points", {Role::kDim}, iw);
+        return;
+    }
+    if (by_run) {
+        draw_run_card_body(canvas, model, group, d, state, x0, y + 1, iw, ih);
         return;
     }
     const SparkRange range = spark_range(d.envelope);
@@ -394,21 +289,16 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
     }
     // The last value (mean over the series) and its trend; the focus series' value.
     {
-        double now = 0, then = 0, now_all = 0;
-        int both = 0, finite = 0;
+        double now_all = 0;
+        int finite = 0;
         for (const CardSeries& s : d.series) {
             if (std::isfinite(s.last)) {
                 now_all += s.last;
                 ++finite;
             }
-            if (std::isfinite(s.recent) && std::isfinite(s.before)) {
-                now += s.recent;
-                then += s.before;
-                ++both;
-            }
         }
         const double value = many ? (finite > 0 ? now_all / finite : f.last) : f.last;
-        const int direction = both > 0 ? trend_direction(then / both, now / both) : 0;
+        const int direction = card_trend(d);
         std::string left = short_value(value);
         append_utf8(left, U' ');
         append_utf8(left, trend_glyph(direction, ascii));
@@ -429,23 +319,16 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
         draw_pair(canvas, x0, row++, iw, left, {Role::kText, true}, right, right_style);
     }
     // How many series; the step range.
-    if (text_rows == 2) {
-        const std::string dash = ascii ? "-" : "–";
-        const std::string steps = short_step(d.lo) + dash + short_step(d.hi);
-        const Series& s0 = model.store().at(d.series[0].id);
-        const std::string axis(step_axis_name(step_axis(s0.kind(), group.tag)));
-        const std::string count = count_text(model, group.series);
-        std::string right = axis + " " + steps;
-        if (display_width(count) + 2 + display_width(right) > iw) right = steps;
-        draw_pair(canvas, x0, row, iw, count, {Role::kDim}, right, {Role::kDim});
-    }
+    if (text_rows == 2) draw_count_row(canvas, model, group, d, x0, row, iw);
 }
 
 }  // namespace
 
-OverviewLayout overview_layout(int width, int height, int cards) {
+OverviewLayout overview_layout(int width, int height, int cards, int top) {
     OverviewLayout l;
-    const int grid = std::max(0, height - 1);
+    // The legend gives way when a card would not fit under it.
+    l.top = height - 1 - top >= 5 ? std::max(0, top) : 0;
+    const int grid = std::max(0, height - 1 - l.top);
     l.card_height = grid >= 6 ? 6 : 5;
     l.rows = grid / l.card_height;
     l.columns = std::max(1, width / kMinCardWidth);
@@ -455,6 +338,11 @@ OverviewLayout overview_layout(int width, int height, int cards) {
         l.rows = grid / l.card_height;
     }
     return l;
+}
+
+OverviewLayout overview_layout(int width, int height, const ViewModel& model) {
+    return overview_layout(width, height, static_cast<int>(model.groups().size()),
+                           overview_by_run(model) ? 1 : 0);
 }
 
 int overview_pages(const ViewModel& model, const OverviewLayout& layout) {
@@ -470,8 +358,7 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
         return;
     }
     const int w = canvas.width();
-    const OverviewLayout layout =
-        overview_layout(w, canvas.height(), static_cast<int>(model.groups().size()));
+    const OverviewLayout layout = overview_layout(w, canvas.height(), model);
     const int pages = overview_pages(model, layout);
     const int page = std::clamp(state.page, 0, pages - 1);
     const auto& groups = model.groups();
@@ -482,15 +369,16 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
             model.hidden() > 0
                 ? fmt::format("no series match the filter ({} hidden)", model.hidden())
                 : std::string("no scalar series read yet");
-        canvas.text(1, 1, fit(text, w - 2, model.ascii()), {Role::kDim});
+        canvas.text(1, 1 + layout.top, fit(text, w - 2, model.ascii()), {Role::kDim});
     }
+    if (layout.top > 0) draw_run_legend(canvas, model, state, 0, w);
     const int first = page * layout.per_page();
     for (int i = 0; i < layout.per_page() && first + i < cards; ++i) {
         const int col = i % layout.columns, row = i / layout.columns;
         // Columns share the width: the leftovers of w / columns go one to a card.
         const int x = col * w / layout.columns;
         const int cw = (col + 1) * w / layout.columns - x;
-        draw_card(canvas, model, groups[first + i], x, row * layout.card_height, cw,
+        draw_card(canvas, model, groups[first + i], x, layout.top + row * layout.card_height, cw,
                   layout.card_height, first + i == state.selected, state);
     }
 
@@ -524,7 +412,12 @@ bool overview_handle(OverviewState& state, Action action, const ViewModel& model
                      int height) {
     const int cards = static_cast<int>(model.groups().size());
     if (cards == 0) return false;
-    const OverviewLayout l = overview_layout(width, height, cards);
+    if (action == Action::kNextSeries || action == Action::kPreviousSeries) {
+        state.focus =
+            next_overview_focus(model, state.focus, action == Action::kNextSeries ? 1 : -1);
+        return true;
+    }
+    const OverviewLayout l = overview_layout(width, height, model);
     const int per = std::max(1, l.per_page());
     const int page = clamped_page(state, model, l);
     const OverviewState before = state;
@@ -581,9 +474,9 @@ bool overview_handle(OverviewState& state, Action action, const ViewModel& model
 int overview_card_at(const OverviewState& state, int x, int y, const ViewModel& model, int width,
                      int height) {
     const int cards = static_cast<int>(model.groups().size());
-    const OverviewLayout l = overview_layout(width, height, cards);
-    if (x < 0 || x >= width || y < 0 || l.card_height <= 0) return -1;
-    const int row = y / l.card_height;
+    const OverviewLayout l = overview_layout(width, height, model);
+    if (x < 0 || x >= width || y < l.top || l.card_height <= 0) return -1;
+    const int row = (y - l.top) / l.card_height;
     if (row >= l.rows) return -1;
     int col = 0;
     while (col + 1 < l.columns && x >= (col + 1) * width / l.columns) ++col;
@@ -595,7 +488,7 @@ int overview_target(const OverviewState& state, const ViewModel& model, int widt
     const int cards = static_cast<int>(model.groups().size());
     if (cards == 0) return -1;
     if (state.selected >= 0 && state.selected < cards) return state.selected;
-    const OverviewLayout l = overview_layout(width, height, cards);
+    const OverviewLayout l = overview_layout(width, height, model);
     return std::min(cards - 1, clamped_page(state, model, l) * l.per_page());
 }
 

@@ -25,6 +25,12 @@
 // The trend compares the mean of each series' newest tenth of points (1 to 256 of them) with the
 // mean of as many points before them, averaged over the card's series: ↑ ↓ → (ascii ^ v -), flat
 // under 2% of change. Means, not single points, so a noisy metric does not flip the arrow.
+//
+// Runs (views/overview_runs.h): a card whose tag two runs or more have overlays one line per
+// run (its ranks merged) in the run's stable colour, and a legend row above the grid names the
+// runs; Tab cycles the run in front. A card of a tag only one run has is drawn as above, so
+// runs that share no tag (msProbe's monitor_output beside the job's TensorBoard run) look as
+// one run would.
 #pragma once
 
 #include <memory>
@@ -42,9 +48,11 @@ namespace runtop::ui {
 struct OverviewCache;
 
 struct OverviewState {
-    int page = 0;                  // clamped to the pages there are
-    int selected = -1;             // a card (index into ViewModel::groups()), -1: none
-    std::optional<RunRank> focus;  // the (run, rank) every card shows in its focus row
+    int page = 0;       // clamped to the pages there are
+    int selected = -1;  // a card (index into ViewModel::groups()), -1: none
+    // The (run, rank) every card shows in its focus row; when the cards overlay runs, its run is
+    // the one drawn in front. Tab / BackTab cycle it (nullopt: each card chooses).
+    std::optional<RunRank> focus;
     mutable std::shared_ptr<OverviewCache> cache;  // made by the first draw; copies share it
 };
 
@@ -52,21 +60,28 @@ inline constexpr int kMinCardWidth = 28;
 inline constexpr int kMaxCardHeight = 12;
 
 struct OverviewLayout {
+    int top = 0;  // rows above the cards: 1 for the run legend (several runs), else 0
     int columns = 1;
     int rows = 0;         // rows of cards a page holds
     int card_height = 6;  // 6 (5 on a short canvas); taller when every card fits on one page
     int per_page() const { return columns * rows; }
 };
 // Cards per row (as many of kMinCardWidth as fit, at least one) and rows of cards for a canvas;
-// the last row of the canvas is the status line. When all `cards` fit on one page, the cards
-// grow to share the height (up to kMaxCardHeight): their charts get more rows, not more air.
-OverviewLayout overview_layout(int width, int height, int cards);
+// the last row of the canvas is the status line, the first `top` rows (the run legend) are
+// above the cards unless a card would not fit under them. When all `cards` fit on one page, the
+// cards grow to share the height (up to kMaxCardHeight): their charts get more rows, not more
+// air. The model's form: its cards, and the legend row when the cards overlay runs; what the
+// view draws and its keys and clicks use.
+OverviewLayout overview_layout(int width, int height, int cards, int top = 0);
+OverviewLayout overview_layout(int width, int height, const ViewModel& model);
 int overview_pages(const ViewModel& model, const OverviewLayout& layout);
 
 void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& state);
 
 // Moves the selection (arrows across the grid, pages, first/last) for a canvas of this size;
-// the page follows the selection. The first move selects the page's first card. Returns
+// the page follows the selection. The first move selects the page's first card. kNextSeries /
+// kPreviousSeries (Tab / BackTab) cycle the focus: through the runs when the cards overlay
+// runs, else through the (run, rank)s, then back to none (next_overview_focus). Returns
 // whether the state changed.
 bool overview_handle(OverviewState& state, Action action, const ViewModel& model, int width,
                      int height);

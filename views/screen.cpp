@@ -22,8 +22,14 @@ std::string_view view_name(ViewId view) {
             return "anomalies";
         case ViewId::kDetail:
             return "detail";
+        case ViewId::kCompare:
+            return "compare";
     }
     return "?";
+}
+
+ViewId initial_view(std::size_t roots) {
+    return roots == 2 ? ViewId::kCompare : ViewId::kOverview;
 }
 
 namespace {
@@ -40,6 +46,8 @@ Scope scope_of(ViewId view) {
             return Scope::kAnomalies;
         case ViewId::kDetail:
             return Scope::kDetail;
+        case ViewId::kCompare:
+            return Scope::kCompare;
     }
     return Scope::kGlobal;
 }
@@ -57,6 +65,10 @@ const TagGroup* current_group(const UiState& state, const ViewModel& model, int 
             return heatmap_selection(state.heatmap, model, w, h).group;
         case ViewId::kDetail:
             return model.group(state.detail.tag);
+        case ViewId::kCompare: {
+            const std::optional<CompareSelection> s = compare_selection(state.compare, model);
+            return s ? model.group(s->tag) : nullptr;
+        }
         case ViewId::kAnomalies:
             return nullptr;
     }
@@ -80,6 +92,10 @@ void switch_view(UiState& state, ViewId to, const ViewModel& model, int w, int h
             state.overview.selected = index;
             const OverviewLayout l = overview_layout(w, h, static_cast<int>(model.groups().size()));
             state.overview.page = index / std::max(1, l.per_page());
+        }
+        if (to == ViewId::kCompare) {
+            compare_select_tag(state.compare, model, group->tag);
+            state.compare.scroll = compare_layout(state.compare, model, w, h).first;
         }
     }
     state.view = to;
@@ -133,6 +149,15 @@ bool open_selection(UiState& state, const ViewModel& model, int w, int h) {
         }
         case ViewId::kAnomalies:
             return open_anomaly(state, model);
+        case ViewId::kCompare: {
+            std::optional<CompareSelection> s = compare_selection(state.compare, model);
+            if (!s) return false;
+            state.detail_from = ViewId::kCompare;
+            open_compare_detail(state.detail, model, std::move(s->tag), std::move(s->detail),
+                                s->step);
+            state.view = ViewId::kDetail;
+            return true;
+        }
         case ViewId::kDetail:
             return false;
     }
@@ -237,8 +262,45 @@ bool view_action(UiState& state, Action action, ViewModel& model, int w, int h) 
             return anomalies_handle(state.anomalies, action, model, h);
         case ViewId::kDetail:
             return detail_handle(state.detail, action, model, w, h);
+        case ViewId::kCompare:
+            return compare_handle(state.compare, action, model, w, h);
     }
     return false;
+}
+
+// The compare view's own keys, with a word on what they did.
+bool compare_action(UiState& state, Action action, ViewModel& model, int w, int h) {
+    if (!compare_handle(state.compare, action, model, w, h)) {
+        if (action == Action::kCycleRunA || action == Action::kCycleRunB)
+            state.flash =
+                fmt::format("no other run to take ({} runs read)", model.run_names().size());
+        return true;
+    }
+    const CompareState& c = state.compare;
+    switch (action) {
+        case Action::kCycleRunA:
+        case Action::kCycleRunB: {
+            const auto [a, b] = compare_runs_of(c, model);
+            state.flash = "comparing A " + a + " with B " + b;
+            break;
+        }
+        case Action::kCycleCompareSort:
+            state.flash = "sorted by " + std::string(compare_sort_name(c.sort, model.ascii()));
+            break;
+        case Action::kToggleCompareAlign:
+            state.flash = c.options.align == CompareAlign::kStep
+                              ? "aligned by step"
+                              : "aligned by wall time since each run's start";
+            break;
+        case Action::kToggleCompareMean:
+            state.flash = c.options.ranks == CompareRanks::kPerRank
+                              ? "rank N of A against rank N of B"
+                              : "the mean over ranks of A against that of B";
+            break;
+        default:
+            break;
+    }
+    return true;
 }
 
 Outcome mouse_event(UiState& state, const InputEvent& event, ViewModel& model, int w, int h) {
@@ -295,6 +357,20 @@ Outcome mouse_event(UiState& state, const InputEvent& event, ViewModel& model, i
             else if (event.button == MouseButton::kLeft)
                 out.redraw = heatmap_click(state.heatmap, event.x, event.y, model, w, h);
             return out;
+        case ViewId::kCompare:
+            if (wheel) {
+                out.redraw = compare_scroll(state.compare, up ? -3 : 3, model, w, h);
+            } else if (event.button == MouseButton::kLeft) {
+                const int row = compare_row_at(state.compare, event.x, event.y, model, w, h);
+                if (row < 0) return out;
+                const CompareLayout l = compare_layout(state.compare, model, w, h);
+                // A click on the selected row opens it, as elsewhere.
+                if (row == l.selected) return {open_selection(state, model, w, h)};
+                state.compare.selected = row;
+                state.compare.scroll = l.first;
+                out.redraw = true;
+            }
+            return out;
     }
     return out;
 }
@@ -349,7 +425,15 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
             switch_view(state, ViewId::kAnomalies, model, width, height);
             return out;
         case Action::kViewCompare:
-            state.flash = "compare: give runtop two runs (NAME=PATH NAME=PATH); coming with diff";
+            switch_view(state, ViewId::kCompare, model, width, height);
+            return out;
+        case Action::kCycleRunA:
+        case Action::kCycleRunB:
+        case Action::kCycleCompareSort:
+        case Action::kToggleCompareAlign:
+        case Action::kToggleCompareMean:
+        case Action::kToggleConfigDiff:
+            out.redraw = compare_action(state, binding->action, model, width, height);
             return out;
         case Action::kOpenDetail:
             out.redraw = open_selection(state, model, width, height) || had_flash;
@@ -519,6 +603,9 @@ void draw_screen(Canvas& canvas, const ViewModel& model, const UiState& state) {
             break;
         case ViewId::kDetail:
             draw_detail(canvas, model, state.detail);
+            break;
+        case ViewId::kCompare:
+            draw_compare(canvas, model, state.compare);
             break;
     }
     if (too_small(canvas)) return;

@@ -5,6 +5,7 @@
 // --keys` replays keys through the same handle(), so golden frames can show any state.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "core/analyzer.h"
 #include "views/anomaly_view.h"
 #include "views/canvas.h"
+#include "views/compare_view.h"
 #include "views/detail_view.h"
 #include "views/heatmap_view.h"
 #include "views/input.h"
@@ -22,8 +24,13 @@
 
 namespace runtop::ui {
 
-enum class ViewId { kOverview, kRanks, kHeatmap, kAnomalies, kDetail };
+enum class ViewId { kOverview, kRanks, kHeatmap, kAnomalies, kDetail, kCompare };
 std::string_view view_name(ViewId view);
+
+// The view the dashboard starts in: compare when exactly two roots are given (`runtop
+// base=PATH new=PATH`), else the overview. The app sets `UiState::view` to it before the first
+// frame (no other state needs setting: the compare view picks the first two runs itself).
+ViewId initial_view(std::size_t roots);
 
 // The `/` and `r` prompts: what is typed is applied as it is typed (live preview); Enter keeps
 // it, Esc puts back what was there before.
@@ -36,13 +43,14 @@ struct Prompt {
 };
 
 struct UiState {
-    ViewId view = ViewId::kOverview;
+    ViewId view = ViewId::kOverview;         // the app may start elsewhere: see initial_view()
     ViewId detail_from = ViewId::kOverview;  // where Esc returns from the detail chart
     OverviewState overview;
     RanksState ranks;
     HeatmapState heatmap;
     AnomalyState anomalies;
     DetailState detail;
+    CompareState compare;  // the app sets compare.options from --tolerance, --align, --by
     bool help = false;
     int help_scroll = 0;
     Prompt prompt;

@@ -1,0 +1,53 @@
+#include "app/compare_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace runtop {
+
+Result<double> parse_tolerance(std::string_view text) {
+    double v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    // from_chars accepts "nan" and "inf": a tolerance must be a finite, non-negative number.
+    if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0)
+        return Error{"--tolerance needs a finite relative tolerance >= 0 (e.g. 1e-6), not '" +
+                     std::string(text) + "'"};
+    return v == 0 ? 0.0 : v;  // "-0" is 0
+}
+
+Result<CompareAlign> parse_compare_align(std::string_view text) {
+    // The words of compare_align_name() / compare_ranks_name().
+    if (text == "step") return CompareAlign::kStep;
+    if (text == "wall") return CompareAlign::kRelativeWall;
+    return Error{"--align needs step or wall, not '" + std::string(text) + "'"};
+}
+
+Result<CompareRanks> parse_compare_ranks(std::string_view text) {
+    if (text == "rank") return CompareRanks::kPerRank;
+    if (text == "mean") return CompareRanks::kMean;
+    return Error{"--by needs rank or mean, not '" + std::string(text) + "'"};
+}
+
+Result<CompareOptions> compare_options_from_args(const Args& args) {
+    CompareOptions options;
+    if (args.has(kToleranceOption.name)) {
+        Result<double> tolerance = parse_tolerance(args.get(kToleranceOption.name));
+        if (!tolerance) return tolerance.error();
+        options.tolerance = *tolerance;
+    }
+    if (args.has(kAlignOption.name)) {
+        Result<CompareAlign> align = parse_compare_align(args.get(kAlignOption.name));
+        if (!align) return align.error();
+        options.align = *align;
+    }
+    if (args.has(kByOption.name)) {
+        Result<CompareRanks> ranks = parse_compare_ranks(args.get(kByOption.name));
+        if (!ranks) return ranks.error();
+        options.ranks = *ranks;
+    }
+    return options;
+}
+
+}  // namespace runtop

@@ -1,0 +1,40 @@
+// The options that choose how two runs are compared (issue 6), shared by the dashboard,
+// `snapshot` and `diff`: --tolerance X (relative, finite, >= 0; default 1e-6),
+// --align step|wall and --by rank|mean. Each command lists the specs in its option table and
+// reads them back with compare_options_from_args().
+#pragma once
+
+#include <array>
+#include <string_view>
+
+#include "app/args.h"
+#include "core/result.h"
+#include "core/run_compare.h"
+
+namespace runtop {
+
+// constexpr, so the option tables of other translation units can include them during static
+// initialisation without depending on its order.
+inline constexpr OptionSpec kToleranceOption = {
+    "tolerance", "X",
+    "compare: relative difference above which two values diverge (finite, >= 0; default 1e-6)"};
+inline constexpr OptionSpec kAlignOption = {
+    "align", "step|wall",
+    "compare: pair points by step, or by wall time since each run's start (default step)"};
+inline constexpr OptionSpec kByOption = {
+    "by", "rank|mean",
+    "compare: rank N against rank N, or the mean over ranks per tag (default rank)"};
+// All three, in the order they appear in --help.
+inline constexpr std::array<OptionSpec, 3> kCompareOptionSpecs = {kToleranceOption, kAlignOption,
+                                                                  kByOption};
+
+// The defaults for the options not given. Errors name the option and the bad value
+// ("--align needs step or wall, not 'time'").
+Result<CompareOptions> compare_options_from_args(const Args& args);
+
+// The pieces, for callers that hold the text elsewhere (a config file, a key binding).
+Result<double> parse_tolerance(std::string_view text);
+Result<CompareAlign> parse_compare_align(std::string_view text);
+Result<CompareRanks> parse_compare_ranks(std::string_view text);
+
+}  // namespace runtop

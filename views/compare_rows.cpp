@@ -1,0 +1,186 @@
+#include "views/compare_rows.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "views/compare_cache.h"
+#include "views/compare_view.h"
+
+namespace runtop::ui {
+namespace {
+
+// Whether the row's head pair means anything: a tag both runs have on different ranks only
+// has no pair compared.
+bool compared(const TagComparison& t) {
+    return t.compared > 0;
+}
+
+// The relative |Δ| at the newest common step; -1 when there is none (sorted last).
+double relative_delta(const TagComparison& t) {
+    if (!compared(t) || !t.head.last_common_step) return -1;
+    return relative_difference(t.head.a, t.head.b);
+}
+
+bool diverges(const TagComparison& t) {
+    return compared(t) && t.diverging > 0 && t.head.first_divergence.has_value();
+}
+
+// Diverging first, the earliest first divergence first (ties: the larger difference), then
+// the rest by tag.
+bool divergence_before(const TagComparison& x, const TagComparison& y) {
+    const bool dx = diverges(x), dy = diverges(y);
+    if (dx != dy) return dx;
+    if (dx) {
+        if (*x.head.first_divergence != *y.head.first_divergence)
+            return *x.head.first_divergence < *y.head.first_divergence;
+        if (x.head.max_relative_difference != y.head.max_relative_difference)
+            return x.head.max_relative_difference > y.head.max_relative_difference;
+    }
+    return x.tag < y.tag;
+}
+
+void sort_rows(CompareRows& rows, CompareSort sort) {
+    const std::vector<TagComparison>& tags = rows.tags;
+    switch (sort) {
+        case CompareSort::kDivergence:
+            std::stable_sort(rows.order.begin(), rows.order.end(),
+                             [&](int x, int y) { return divergence_before(tags[x], tags[y]); });
+            break;
+        case CompareSort::kDelta:
+            std::stable_sort(rows.order.begin(), rows.order.end(), [&](int x, int y) {
+                return relative_delta(tags[x]) > relative_delta(tags[y]);
+            });
+            break;
+        case CompareSort::kName:
+            break;  // tag_rows() is by tag already
+    }
+}
+
+void build_rows(CompareRows& rows, const RunComparison& result, CompareSort sort) {
+    rows.tags = tag_rows(result);
+    rows.order.clear();
+    rows.only_a.clear();
+    rows.only_b.clear();
+    rows.diverging = 0;
+    rows.first = -1;
+    for (int i = 0; i < static_cast<int>(rows.tags.size()); ++i) {
+        const TagComparison& t = rows.tags[i];
+        if (t.only_a()) {
+            rows.only_a.push_back(i);
+        } else if (t.only_b()) {
+            rows.only_b.push_back(i);
+        } else {
+            rows.order.push_back(i);
+            if (!diverges(t)) continue;
+            ++rows.diverging;
+            if (rows.first < 0 || divergence_before(t, rows.tags[rows.first])) rows.first = i;
+        }
+    }
+    sort_rows(rows, sort);
+}
+
+}  // namespace
+
+std::string_view compare_sort_name(CompareSort sort, bool ascii) {
+    switch (sort) {
+        case CompareSort::kDivergence:
+            return "divergence";
+        case CompareSort::kDelta:
+            return ascii ? "|delta|" : "|Δ|";
+        case CompareSort::kName:
+            return "name";
+    }
+    return "?";
+}
+
+CompareSort next_compare_sort(CompareSort sort) {
+    switch (sort) {
+        case CompareSort::kDivergence:
+            return CompareSort::kDelta;
+        case CompareSort::kDelta:
+            return CompareSort::kName;
+        case CompareSort::kName:
+            return CompareSort::kDivergence;
+    }
+    return CompareSort::kDivergence;
+}
+
+std::shared_ptr<CompareCache> make_compare_cache() {
+    return std::make_shared<CompareCache>();
+}
+
+std::pair<std::string, std::string> compare_runs_of(const CompareState& state,
+                                                    const ViewModel& model) {
+    const std::vector<std::string>& names = model.run_names();
+    std::string a = state.run_a, b = state.run_b;
+    if (a.empty()) {
+        for (const std::string& n : names)
+            if (n != b) {
+                a = n;
+                break;
+            }
+    }
+    if (b.empty()) {
+        for (const std::string& n : names)
+            if (n != a) {
+                b = n;
+                break;
+            }
+    }
+    return {std::move(a), std::move(b)};
+}
+
+const CompareRows& compare_rows(const CompareState& state, const ViewModel& model) {
+    assert(state.cache);
+    CompareCache& c = *state.cache;
+    if (c.store != &model.store()) {
+        c = CompareCache{};
+        c.store = &model.store();
+        c.comparer = std::make_unique<RunComparer>(model.store());
+    }
+    auto [a, b] = compare_runs_of(state, model);
+    const bool same = c.configured && c.run_a == a && c.run_b == b && c.options == state.options &&
+                      c.filter_tags == model.filter_tags() &&
+                      c.filter_ranks == model.filter_ranks();
+    if (!same) {
+        c.run_a = std::move(a);
+        c.run_b = std::move(b);
+        c.options = state.options;
+        c.filter_tags = model.filter_tags();
+        c.filter_ranks = model.filter_ranks();
+        c.rows = CompareRows{};
+        c.rows.run_a = c.run_a;
+        c.rows.run_b = c.run_b;
+        c.rows.options = c.options;
+        c.rows_valid = false;
+        c.configured = true;
+        // Fewer than two runs: nothing to compare; the comparer waits for the second run.
+        if (c.rows.two_runs()) c.comparer->configure(c.run_a, c.run_b, c.options, &model.filter());
+    }
+    if (!c.rows.two_runs()) {
+        c.rows_valid = true;
+        return c.rows;
+    }
+    // A key's frame reuses the rows: the data frame right after it takes in the new points.
+    bool changed = !c.rows_valid;
+    if (!same || !c.rows_valid || !model.ingest.key_frame) changed |= c.comparer->update();
+    if (changed) {
+        build_rows(c.rows, c.comparer->result(), state.sort);
+        c.sort = state.sort;
+    } else if (c.sort != state.sort) {
+        // Back to tag order, then the new sort.
+        std::sort(c.rows.order.begin(), c.rows.order.end());
+        sort_rows(c.rows, state.sort);
+        c.sort = state.sort;
+    }
+    c.rows_valid = true;
+    return c.rows;
+}
+
+int compare_row_of(const CompareRows& rows, std::string_view tag) {
+    for (int i = 0; i < rows.rows(); ++i)
+        if (rows.row(i).tag == tag) return i;
+    return -1;
+}
+
+}  // namespace runtop::ui

@@ -1,0 +1,174 @@
+#include "views/overview_card.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "views/view_common.h"
+
+namespace runtop::ui {
+namespace {
+
+// The trend's two windows, over full-resolution points: means of finite values, so one noisy
+// point does not flip the arrow.
+void trend_windows(const Series& s, CardSeries& cs) {
+    const std::size_t n = s.retained();
+    const std::size_t m = std::clamp<std::size_t>(n / 10, 1, 256);
+    if (n < 2 * m) return;
+    auto mean = [&](std::size_t from, std::size_t to) {
+        double sum = 0;
+        std::size_t k = 0;
+        for (std::size_t i = from; i < to; ++i) {
+            const double v = s.point(i).value;
+            if (std::isfinite(v)) {
+                sum += v;
+                ++k;
+            }
+        }
+        return k > 0 ? sum / static_cast<double>(k) : kCardNaN;
+    };
+    cs.recent = mean(n - m, n);
+    cs.before = mean(n - 2 * m, n - m);
+}
+
+// Where a run comes in ViewModel::run_names() (runs it does not know go last).
+std::size_t run_position(const ViewModel& model, const std::string& run) {
+    const auto& names = model.run_names();
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), run) - names.begin());
+}
+
+// Each run's line from its members' columns (already merged), its last value and NaN flag.
+void finish_runs(const ViewModel& model, CardData& d) {
+    std::stable_sort(d.runs.begin(), d.runs.end(), [&](const RunLine& a, const RunLine& b) {
+        return run_position(model, a.run) < run_position(model, b.run);
+    });
+    for (RunLine& r : d.runs) {
+        double sum = 0;
+        int finite = 0;
+        for (std::size_t m : r.members)
+            if (std::isfinite(d.series[m].last)) {
+                sum += d.series[m].last;
+                ++finite;
+            }
+        // No finite last value: show the first non-finite one, so the NaN reads as such.
+        r.last = finite > 0 ? sum / finite : d.series[r.members.front()].last;
+        r.non_finite = std::any_of(r.columns.begin(), r.columns.end(),
+                                   [](const ColumnSummary& c) { return non_finite(c); });
+        for (std::size_t c = 0; c < r.columns.size(); ++c) merge_into(d.envelope[c], r.columns[c]);
+    }
+}
+
+}  // namespace
+
+bool non_finite(const ColumnSummary& c) {
+    return c.nan + c.pos_inf + c.neg_inf > 0;
+}
+
+void merge_into(ColumnSummary& into, const ColumnSummary& c) {
+    if (c.empty()) return;
+    const std::uint64_t finite_into = into.count - into.nan - into.pos_inf - into.neg_inf;
+    const std::uint64_t finite_c = c.count - c.nan - c.pos_inf - c.neg_inf;
+    if (finite_c > 0) {
+        if (finite_into == 0) {
+            into.min = c.min;
+            into.max = c.max;
+            into.mean = c.mean;
+        } else {
+            into.min = std::min(into.min, c.min);
+            into.max = std::max(into.max, c.max);
+            into.mean = (into.mean * static_cast<double>(finite_into) +
+                         c.mean * static_cast<double>(finite_c)) /
+                        static_cast<double>(finite_into + finite_c);
+        }
+    } else if (finite_into == 0) {
+        into.min = into.max = into.mean = kCardNaN;
+    }
+    if (into.empty() || c.last_step >= into.last_step) {
+        into.last = c.last;
+        into.last_step = c.last_step;
+    }
+    into.count += c.count;
+    into.nan += c.nan;
+    into.pos_inf += c.pos_inf;
+    into.neg_inf += c.neg_inf;
+    into.folded += c.folded;
+}
+
+CardData query_card(const ViewModel& model, const TagGroup& group, int columns, bool by_run) {
+    CardData d;
+    bool first = true;
+    for (SeriesId id : group.series) {
+        const Series& s = model.store().at(id);
+        if (s.empty()) continue;
+        d.lo = first ? s.first_step() : std::min(d.lo, s.first_step());
+        d.hi = first ? s.last_step() : std::max(d.hi, s.last_step());
+        first = false;
+    }
+    d.any_points = !first;
+    if (!d.any_points) return d;
+    // The x range grows in quanta (a power of two near 1/32 of the span), not step by step: a
+    // new point then changes the last column or two, not every column of the card (each
+    // boundary moving a little would redraw the whole sparkline: costly over a slow SSH link).
+    // The price is at most 1/32 of the card left empty at the right.
+    const auto span = static_cast<std::uint64_t>(d.hi - d.lo) + 1;
+    std::uint64_t quantum = 1;
+    while (quantum * 32 < span) quantum *= 2;
+    d.end = d.lo + static_cast<std::int64_t>((span + quantum - 1) / quantum * quantum);
+    d.envelope.assign(columns, ColumnSummary{});
+    std::vector<ColumnSummary> scratch(columns);
+    for (SeriesId id : group.series) {
+        const Series& s = model.store().at(id);
+        if (s.empty()) continue;
+        CardSeries cs{id, s.back().value};
+        s.query(d.lo, d.end, scratch, nullptr, /*snap=*/true);
+        trend_windows(s, cs);
+        if (by_run) {
+            // A group's series come in (run, rank) order: a run's ranks are neighbours.
+            const std::string& run = s.key().run;
+            if (d.runs.empty() || d.runs.back().run != run)
+                d.runs.push_back({run, std::vector<ColumnSummary>(columns), {}});
+            RunLine& line = d.runs.back();
+            for (int c = 0; c < columns; ++c) merge_into(line.columns[c], scratch[c]);
+            line.members.push_back(d.series.size());
+        } else {
+            for (int c = 0; c < columns; ++c) merge_into(d.envelope[c], scratch[c]);
+        }
+        d.series.push_back(cs);
+    }
+    if (by_run) finish_runs(model, d);
+    return d;
+}
+
+int card_trend(const CardData& d) {
+    double now = 0, then = 0;
+    int both = 0;
+    for (const CardSeries& s : d.series) {
+        if (std::isfinite(s.recent) && std::isfinite(s.before)) {
+            now += s.recent;
+            then += s.before;
+            ++both;
+        }
+    }
+    return both > 0 ? trend_direction(then / both, now / both) : 0;
+}
+
+void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Style left_style,
+               const std::string& right, Style right_style) {
+    const int lw = display_width(left);
+    const int rw = display_width(right);
+    if (!right.empty() && lw + 2 + rw <= w) canvas.text_right(x + w, y, right, right_style);
+    canvas.text(x, y, left, left_style, w);
+}
+
+void draw_count_row(Canvas& canvas, const ViewModel& model, const TagGroup& group,
+                    const CardData& d, int x, int y, int w) {
+    const std::string dash = model.ascii() ? "-" : "–";
+    const std::string steps = short_step(d.lo) + dash + short_step(d.hi);
+    const Series& s0 = model.store().at(d.series[0].id);
+    const std::string axis(step_axis_name(step_axis(s0.kind(), group.tag)));
+    const std::string count = count_text(model, group.series);
+    std::string right = axis + " " + steps;
+    if (display_width(count) + 2 + display_width(right) > w) right = steps;
+    draw_pair(canvas, x, y, w, count, {Role::kDim}, right, {Role::kDim});
+}
+
+}  // namespace runtop::ui

@@ -1,0 +1,69 @@
+// What both kinds of overview card share (views/overview_view.h explains the cards): the data a
+// card queries once per change of its series (kept in the overview's per-card cache), and the
+// drawing helpers of their text rows.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/series.h"
+#include "views/canvas.h"
+#include "views/model.h"
+
+namespace runtop::ui {
+
+inline constexpr double kCardNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Per column, the union of two columns: what no series can hide in (min, max, NaN and Inf
+// counts add up; the mean is the points' mean; the last is the newer one).
+void merge_into(ColumnSummary& into, const ColumnSummary& c);
+bool non_finite(const ColumnSummary& c);
+
+// One series of a card: what choosing the focus, the values and the trend need. Its columns
+// are merged into the envelope (and, by run, into its run's line) and not kept: a card of 256
+// ranks would otherwise write megabytes a frame.
+struct CardSeries {
+    SeriesId id;
+    double last = kCardNaN;    // its last value
+    double recent = kCardNaN;  // the mean of its newest points (a tenth of them, 1 to 256)
+    double before = kCardNaN;  // the mean of as many points before those
+};
+
+// One run of a multi-run card: its ranks merged column by column.
+struct RunLine {
+    std::string run;
+    std::vector<ColumnSummary> columns;  // per column, min..max over its ranks, NaN/Inf counted
+    std::vector<std::size_t> members;    // its series (indices into CardData::series)
+    double last = kCardNaN;   // the mean of its ranks' finite last values, else a non-finite one
+    bool non_finite = false;  // a column holds a NaN or an Inf
+};
+
+struct CardData {
+    std::int64_t lo = 0, hi = 0;  // the step range of its series
+    std::int64_t end = 0;         // the x range's end (exclusive): hi + 1 rounded up
+    std::vector<CardSeries> series;
+    std::vector<ColumnSummary> envelope;  // every series merged
+    std::vector<RunLine> runs;            // by_run only: per run, in ViewModel::run_names() order
+    bool any_points = false;
+};
+
+// Queries the card's series over `columns` columns of its x range (grown in quanta, see the
+// .cpp); with `by_run`, also each run's line.
+CardData query_card(const ViewModel& model, const TagGroup& group, int columns, bool by_run);
+
+// The trend over a card's series: -1, 0, 1 (trend_direction of the means of their windows).
+int card_trend(const CardData& d);
+
+// `left` at x, `right` right-aligned at x + w; right is dropped when both do not fit with two
+// columns between them.
+void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Style left_style,
+               const std::string& right, Style right_style);
+
+// The bottom text row: how many series ("4 ranks", "2 runs, 8 series"), the step range.
+void draw_count_row(Canvas& canvas, const ViewModel& model, const TagGroup& group,
+                    const CardData& d, int x, int y, int w);
+
+}  // namespace runtop::ui
