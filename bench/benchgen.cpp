@@ -1,6 +1,9 @@
 // runtop_benchgen DIR MB: writes about MB megabytes of realistic scalar event files for the
 // ingest benchmark (bench/run_bench.sh), with runtop's own writer.
 // runtop_benchgen --msprobe-csv DIR MB: the same for msProbe monitor CSVs (below).
+// runtop_benchgen --diverge-at STEP DIR MB: the same event files, but from STEP on every value is
+// 0.1% higher: a second run from the same seed that diverges at a known step (the compare
+// benchmark: `runtop diff` and the compare view on two 1 GB runs).
 //
 // Shape (like the 82 MB PyTorch/msProbe file of TFEVENTS.md §8.1): 8 ranks, one event file
 // each in DIR/rank_<r>/, a file_version record first, then ~160 tags per step written as
@@ -61,7 +64,7 @@ bool make_dir(const std::string& path) {
 
 }  // namespace
 
-int write_events(const std::string& dir, double mb) {
+int write_events(const std::string& dir, double mb, std::int64_t diverge_at) {
     if (!make_dir(dir)) return 1;
     const std::uint64_t per_rank = static_cast<std::uint64_t>(mb * 1e6 / kRanks);
     const double start = 1.7e9;
@@ -81,7 +84,8 @@ int write_events(const std::string& dir, double mb) {
         std::normal_distribution<double> noise(0.0, 1.0);
         const std::vector<std::string> tags = tags_for_rank(rank);
         std::vector<double> level(tags.size());
-        for (std::size_t i = 0; i < tags.size(); ++i) level[i] = 0.5 + 0.1 * static_cast<double>(i % 17);
+        for (std::size_t i = 0; i < tags.size(); ++i)
+            level[i] = 0.5 + 0.1 * static_cast<double>(i % 17);
 
         std::uint64_t bytes = 0, records = 0;
         std::string version = runtop::events::file_version(start);
@@ -95,6 +99,7 @@ int write_events(const std::string& dir, double mb) {
                 // only that they are varied like real ones.
                 double v = level[i] * (1.0 + 2.0 / (1.0 + 0.01 * static_cast<double>(step))) +
                            0.02 * noise(rng);
+                if (step >= diverge_at) v *= 1.001;
                 std::string payload = runtop::events::simple_scalar(
                     tags[i], static_cast<float>(v), step, wall + 1e-4 * static_cast<double>(i));
                 file->add(payload);
@@ -154,8 +159,8 @@ std::vector<Tensor> model_activations() {
     std::vector<Tensor> actv;
     for (int l = 0; l < kLayers; ++l) {
         const std::string p = "language_model.encoder.layers." + std::to_string(l) + ".";
-        for (const char* m : {"input_layernorm", "self_attention", "post_attention_layernorm",
-                              "mlp"}) {
+        for (const char* m :
+             {"input_layernorm", "self_attention", "post_attention_layernorm", "mlp"}) {
             actv.push_back({p + m + ".input", "[4096, 1, 4096]", 1.0 + 0.1 * l});
             actv.push_back({p + m + ".output", "[4096, 1, 4096]", 1.2 + 0.1 * l});
         }
@@ -164,7 +169,7 @@ std::vector<Tensor> model_activations() {
 }
 
 class CsvValues {
-public:
+  public:
     explicit CsvValues(std::uint64_t seed) : rng_(seed) {}
 
     // min, max, mean, norm, zeros, nans of a tensor whose entries are of order `scale`, of
@@ -176,8 +181,8 @@ public:
         out[1] = s * (3.5 + std::fabs(normal_(rng_)));
         out[2] = s * 0.01 * normal_(rng_);
         out[3] = s * std::sqrt(elements) * (1.0 + 0.05 * normal_(rng_));
-        out[4] = zero_fraction > 0 ? std::min(1.0, zero_fraction * (1.0 + 0.1 * normal_(rng_)))
-                                   : 0.0;
+        out[4] =
+            zero_fraction > 0 ? std::min(1.0, zero_fraction * (1.0 + 0.1 * normal_(rng_))) : 0.0;
         out[5] = 0.0;
         if (uniform_(rng_) < 2e-4) {  // overflow: nan statistics and a count of nans
             const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -192,7 +197,7 @@ public:
     }
     double uniform() { return uniform_(rng_); }
 
-private:
+  private:
     std::mt19937_64 rng_;
     std::normal_distribution<double> normal_{0.0, 1.0};
     std::uniform_real_distribution<double> uniform_{0.0, 1.0};
@@ -308,9 +313,15 @@ int write_msprobe_csv(const std::string& dir, double mb) {
 }
 
 int main(int argc, char** argv) {
+    std::int64_t diverge_at = std::numeric_limits<std::int64_t>::max();
+    if (argc == 5 && std::strcmp(argv[1], "--diverge-at") == 0) {
+        diverge_at = std::atoll(argv[2]);
+        argv += 2;
+        argc -= 2;
+    }
     bool csv = argc == 4 && std::strcmp(argv[1], "--msprobe-csv") == 0;
     if (argc != 3 && !csv) {
-        std::fprintf(stderr, "usage: runtop_benchgen [--msprobe-csv] DIR MB\n");
+        std::fprintf(stderr, "usage: runtop_benchgen [--msprobe-csv | --diverge-at STEP] DIR MB\n");
         return 2;
     }
     const std::string dir = argv[csv ? 2 : 1];
@@ -319,5 +330,5 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "runtop_benchgen: MB must be a positive number\n");
         return 2;
     }
-    return csv ? write_msprobe_csv(dir, mb) : write_events(dir, mb);
+    return csv ? write_msprobe_csv(dir, mb) : write_events(dir, mb, diverge_at);
 }

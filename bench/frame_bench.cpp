@@ -1,7 +1,8 @@
 // Frame time: drawing the dashboard's views into a 250x80 canvas over 100 tags x 8 ranks x
 // 10,000 points (800 series, 8 M points), and over 50 tags x 256 ranks x 500 steps (12,800
 // series): what a frame costs the event loop before the terminal layer writes the cells that
-// changed. The overview holds every one of the 100 cards on one page.
+// changed. The overview holds every one of the 100 cards on one page. The multi-run overview
+// (one line per run) over the same 8 M points: 2 runs x 4 ranks, and 8 runs x 1 rank.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -22,15 +23,18 @@ struct Fixture {
     AnalyzingSink sink{analyzer, &store};
     std::unique_ptr<ui::ViewModel> model;
 
-    Fixture(int tags, int ranks, int steps) {
+    Fixture(int tags, int ranks, int steps, int runs = 1) {
         for (int t = 0; t < tags; ++t) {
             const std::string tag = (t < 10 ? "train/metric_" : "layers/stat_") + std::to_string(t);
-            for (int rank = 0; rank < ranks; ++rank) {
-                const SeriesId id = sink.series({"job", rank, tag}, SourceKind::kTfEvents);
-                for (int s = 0; s < steps; ++s)
-                    sink.append(id,
-                                {s, 1.7e9 + s,
-                                 1.0 + std::exp(-s / 3000.0) + 0.01 * std::sin(s * 0.7 + rank)});
+            for (int run = 0; run < runs; ++run) {
+                const std::string name = runs == 1 ? "job" : "run_" + std::to_string(run);
+                for (int rank = 0; rank < ranks; ++rank) {
+                    const SeriesId id = sink.series({name, rank, tag}, SourceKind::kTfEvents);
+                    for (int s = 0; s < steps; ++s)
+                        sink.append(id, {s, 1.7e9 + s,
+                                         1.0 + (1 + 0.1 * run) * std::exp(-s / 3000.0) +
+                                             0.01 * std::sin(s * 0.7 + rank)});
+                }
             }
         }
         analyzer.finish();
@@ -39,11 +43,26 @@ struct Fixture {
     }
 };
 
-// 100 tags x 8 ranks x 10^4 steps; or, `wide`, 50 tags x 256 ranks x 500 steps (a large job).
-Fixture& fixture(bool wide) {
-    if (wide) {
-        static Fixture f(50, 256, 500);
-        return f;
+enum class Data { kRanks, kWide, kTwoRuns, kEightRuns };
+
+// 100 tags x 8 ranks x 10^4 steps; or, kWide, 50 tags x 256 ranks x 500 steps (a large job);
+// or the same points as the first in 2 runs of 4 ranks, or in 8 runs of one rank.
+Fixture& fixture(Data data) {
+    switch (data) {
+        case Data::kWide: {
+            static Fixture f(50, 256, 500);
+            return f;
+        }
+        case Data::kTwoRuns: {
+            static Fixture f(100, 4, 10'000, 2);
+            return f;
+        }
+        case Data::kEightRuns: {
+            static Fixture f(100, 1, 10'000, 8);
+            return f;
+        }
+        case Data::kRanks:
+            break;
     }
     static Fixture f(100, 8, 10'000);
     return f;
@@ -51,8 +70,9 @@ Fixture& fixture(bool wide) {
 
 // `cached`: the overview keeps the cards it queried while their series do not change (a key
 // that moves the selection); otherwise every frame queries every card, as when data arrives.
-void frame(benchmark::State& state, const char* keys, bool wide = false, bool cached = false) {
-    Fixture& f = fixture(wide);
+void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks,
+           bool cached = false) {
+    Fixture& f = fixture(data);
     ui::UiState ui;
     for (const ui::InputEvent& e : ui::parse_key_script(keys))
         ui::handle(ui, e, *f.model, f.analyzer, 250, 80);
@@ -62,10 +82,12 @@ void frame(benchmark::State& state, const char* keys, bool wide = false, bool ca
         ui::draw_screen(canvas, *f.model, ui);
         benchmark::DoNotOptimize(canvas.at(0, 0));
     }
-    state.SetLabel(std::string(ui::view_name(ui.view)) + " 250x80, " +
-                   std::to_string(f.model->groups().size()) + " cards x " +
-                   std::to_string(f.model->selected().size() / f.model->groups().size()) +
-                   " ranks");
+    state.SetLabel(
+        std::string(ui::view_name(ui.view)) + " 250x80, " +
+        std::to_string(f.model->groups().size()) + " cards x " +
+        (f.model->runs() > 1 ? std::to_string(f.model->runs()) + " runs x " : "") +
+        std::to_string(f.model->selected().size() / f.model->groups().size() / f.model->runs()) +
+        " ranks");
 }
 
 void BM_FrameOverview(benchmark::State& s) {
@@ -81,20 +103,36 @@ void BM_FrameDetail(benchmark::State& s) {
     frame(s, "1 Enter");
 }
 void BM_FrameOverview256Ranks(benchmark::State& s) {
-    frame(s, "1", true);
+    frame(s, "1", Data::kWide);
 }
 void BM_FrameOverview256RanksCached(benchmark::State& s) {
-    frame(s, "1", true, true);
+    frame(s, "1", Data::kWide, true);
 }
 void BM_FrameRanks256Ranks(benchmark::State& s) {
-    frame(s, "2", true);
+    frame(s, "2", Data::kWide);
 }
 void BM_FrameDetail256Ranks(benchmark::State& s) {
-    frame(s, "1 Enter", true);
+    frame(s, "1 Enter", Data::kWide);
+}
+void BM_FrameOverview2Runs(benchmark::State& s) {
+    frame(s, "1", Data::kTwoRuns);
+}
+void BM_FrameOverview2RunsCached(benchmark::State& s) {
+    frame(s, "1", Data::kTwoRuns, true);
+}
+void BM_FrameOverview8Runs(benchmark::State& s) {
+    frame(s, "1", Data::kEightRuns);
+}
+void BM_FrameOverview8RunsCached(benchmark::State& s) {
+    frame(s, "1", Data::kEightRuns, true);
 }
 BENCHMARK(BM_FrameOverview)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameOverview256Ranks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameOverview256RanksCached)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameOverview2Runs)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameOverview2RunsCached)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameOverview8Runs)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameOverview8RunsCached)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRanks256Ranks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameDetail256Ranks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRanks)->Unit(benchmark::kMillisecond);

@@ -32,7 +32,15 @@
 #     GB backfills (bar 50 ms); bytes written per frame when one value changes (a 100-card run,
 #     runtop_append_probe appending one point at a time; bar 200 B) and idle CPU; frame time of
 #     each view in-process (runtop_microbench BM_Frame*, 100 cards x 8 ranks x 10^4 points).
-# BENCH_ONLY=events|csv|check|core|dashboard|live|micro (run one section).
+# 4d. Two 1 GB runs compared (issue 6): the 1 GB set of 4c and a second from the same seed that
+#     diverges at step 10000 (`runtop_benchgen --diverge-at`). `runtop diff` next to `runtop ls`
+#     of both (the reading they share; the difference is the comparison of every tag); `runtop
+#     snapshot --view compare` next to `--view overview` (the first compare frame after ingest:
+#     a RunComparer from scratch plus the drawing); the dashboard on a pty until its compare frame
+#     says "live" next to the overview of the same two runs; runtop_compare_probe in-process
+#     (compare_runs in each mode, a RunComparer's first and incremental updates).
+#     Bars: diff of all tags <= 1 s, first compare frame <= 300 ms after ingest.
+# BENCH_ONLY=events|csv|check|core|dashboard|compare|live|micro (run one section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -454,6 +462,48 @@ echo "frame time in-process (draw_screen into a 250x80 canvas):"
 "${PIN[@]}" "$MICRO" --benchmark_filter=BM_Frame --benchmark_min_time="$MIN_TIME" 2>/dev/null |
     grep BM_ | sed 's/^/  /'
 fi  # dashboard
+
+if [[ -z $ONLY || $ONLY == compare ]]; then
+# --- 4d. two 1 GB runs compared --------------------------------------------------------------
+echo
+PTY=$BUILD/bench/runtop_pty_probe
+CMP=$BUILD/bench-data-compare
+if [[ ! -f $CMP/.benchgen ]]; then
+    rm -rf "$CMP"
+    mkdir -p "$CMP"
+    "$GEN" "$CMP/base" 1000 >/dev/null
+    "$GEN" --diverge-at 10000 "$CMP/new" 1000 >/dev/null
+    touch "$CMP/.benchgen"
+fi
+cat "$CMP"/*/*/* >/dev/null  # warm cache
+echo "two runs of $(du -sh "$CMP/base" | cut -f1) each (the second 0.1% higher from step 10000), wall / CPU s, best of $RUNS:"
+cmp_ls() { "$RUNTOP" ls "base=$CMP/base" "new=$CMP/new" >/dev/null; }
+cmp_diff() { "$RUNTOP" diff "base=$CMP/base" "new=$CMP/new" >/dev/null || [[ $? == 1 ]]; }
+cmp_overview() { "$RUNTOP" snapshot --size 250x80 --view overview "base=$CMP/base" "new=$CMP/new" >/dev/null; }
+cmp_compare() { "$RUNTOP" snapshot --size 250x80 --view compare "base=$CMP/base" "new=$CMP/new" >/dev/null; }
+read -r lw lc < <(best_times cmp_ls)
+read -r dw dc < <(best_times cmp_diff)
+read -r ow oc < <(best_times cmp_overview)
+read -r cw cc < <(best_times cmp_compare)
+printf "  %-46s %8.3f / %8.3f\n" "runtop ls (reading both)" "$lw" "$lc"
+printf "  %-46s %8.3f / %8.3f\n" "runtop diff" "$dw" "$dc"
+printf "  %-46s %8.3f / %8.3f   (%.2fx the 1 s bar)\n" "  diff - ls: comparing every tag" \
+    "$(awk -v a="$dw" -v b="$lw" 'BEGIN { print a - b }')" "$(awk -v a="$dc" -v b="$lc" 'BEGIN { print a - b }')" \
+    "$(awk -v a="$dw" -v b="$lw" 'BEGIN { print (a - b) / 1.0 }')"
+printf "  %-46s %8.3f / %8.3f\n" "snapshot --view overview" "$ow" "$oc"
+printf "  %-46s %8.3f / %8.3f\n" "snapshot --view compare" "$cw" "$cc"
+printf "  %-46s %8.3f / %8.3f   (%.2fx the 300 ms bar)\n" "  compare - overview: first compare frame" \
+    "$(awk -v a="$cw" -v b="$ow" 'BEGIN { print a - b }')" "$(awk -v a="$cc" -v b="$oc" 'BEGIN { print a - b }')" \
+    "$(awk -v a="$cw" -v b="$ow" 'BEGIN { print (a - b) / 0.3 }')"
+"$RUNTOP" diff "base=$CMP/base" "new=$CMP/new" | tail -1 | sed 's/^/  diff says: /' || true
+echo "the dashboard at 250x80 until the frame says live (backfill done), ms:"
+"$PTY" --size 250x80 --wait-text live --quiet-ms 10 --quit-keys q -- "$RUNTOP" "base=$CMP/base" "new=$CMP/new" |
+    grep -E '^first_frame_ms=' | sed 's/^/  compare view (two roots):  /'
+"$PTY" --size 250x80 --wait-text live --quiet-ms 10 --quit-keys q -- "$RUNTOP" "$CMP" |
+    grep -E '^first_frame_ms=' | sed 's/^/  overview (one root):       /'
+echo "in-process (runtop_compare_probe: 2 x 28 M points, 20 tags x 8 ranks):"
+"${PIN[@]}" "$BUILD/bench/runtop_compare_probe" | sed 's/^/  /'
+fi  # compare
 
 if [[ -z $ONLY || $ONLY == live ]]; then
 # --- 4. live tail latency --------------------------------------------------------------------
