@@ -29,9 +29,10 @@ const std::vector<Command>& commands() {
         {"",
          "runtop [--filter RE] [--ranks SPEC] [--theme NAME] [--color auto|never|always] "
          "[--ascii] [--no-mouse] [--poll[=MS]] [--rules FILE] [--config FILE] [--memory SIZE] "
-         "[NAME=]PATH...",
-         "the interactive dashboard (keys: ? inside; docs/keys.md)", &kDashboardOptions,
-         cmd_dashboard},
+         "[--tolerance X] [--align step|wall] [--by rank|mean] [NAME=]PATH...",
+         "the interactive dashboard (keys: ? inside; docs/keys.md); two roots open on the "
+         "comparison",
+         &kDashboardOptions, cmd_dashboard},
         {"ls",
          "runtop ls [--format text|csv] [--filter RE] [--ranks SPEC] [--memory SIZE] "
          "[NAME=]PATH...",
@@ -48,11 +49,10 @@ const std::vector<Command>& commands() {
          "2 error",
          &kCheckOptions, cmd_check},
         {"snapshot",
-         "runtop snapshot [--size COLSxROWS] [--view overview|ranks|heatmap|anomalies|detail] "
-         "[--filter RE] "
-         "[--tag TAG] [--step N] [--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] "
-         "[--keys KEYS] "
-         "[NAME=]PATH...",
+         "runtop snapshot [--size COLSxROWS] "
+         "[--view overview|ranks|heatmap|anomalies|compare|detail] [--filter RE] [--tag TAG] "
+         "[--step N] [--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] "
+         "[--keys KEYS] [--tolerance X] [--align step|wall] [--by rank|mean] [NAME=]PATH...",
          "render one frame of a dashboard view to stdout as text (no terminal needed)",
          &kSnapshotOptions, cmd_snapshot},
         {"diff",

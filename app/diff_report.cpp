@@ -260,6 +260,12 @@ std::string csv_rank(int rank) {
     return rank == kNoRank ? std::string() : std::to_string(rank);
 }
 
+// A configuration entry's rank: empty (JSON null) is the run's value, so the entry of texts
+// that carry no rank, when they disagree with the run's value, is "unranked" (config_diff.h).
+std::string config_rank(int rank) {
+    return rank == kNoRank ? std::string("unranked") : std::to_string(rank);
+}
+
 void csv_row(const CsvRow& r, std::string& out) {
     const std::string* cells[] = {&r.kind,
                                   &r.run_a,
@@ -450,7 +456,7 @@ void print_diff_csv(const DiffReport& r, std::string& out) {
         for (const ConfigChange& c : p.config) {
             CsvRow row =
                 csv_row_of("config_" + std::string(config_change_name(c.kind)), run_a, run_b);
-            row.rank = c.rank ? csv_rank(*c.rank) : std::string();
+            row.rank = c.rank ? config_rank(*c.rank) : std::string();
             row.key = visible(c.key);
             row.value_a = visible(c.value_a);
             row.value_b = visible(c.value_b);
@@ -533,10 +539,12 @@ void print_diff_json(const DiffReport& r, std::string& out) {
             out += ",\"key\":";
             json_string(out, c.key);
             out += ",\"rank\":";
-            if (c.rank)
-                json_rank(out, *c.rank);
-            else
+            if (!c.rank)
                 out += "null";
+            else if (*c.rank == kNoRank)
+                json_string(out, config_rank(*c.rank));
+            else
+                json_rank(out, *c.rank);
             out += ",\"a\":";
             if (c.kind == ConfigChangeKind::kAdded)
                 out += "null";

@@ -1,6 +1,6 @@
 // What `runtop diff` found, and its three printed forms (docs/diff.md): text for people, csv
-// (one row per (tag, rank) pair, tag only in one run, configuration change; a `kind` column
-// tells them apart) and json (one object) for scripts.
+// (one row per (tag, rank) pair, series only in one run, configuration change and run without
+// a partner; a `kind` column tells them apart) and json (one object) for scripts.
 #pragma once
 
 #include <cstddef>

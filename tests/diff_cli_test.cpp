@@ -303,6 +303,33 @@ TEST(Diff, ConfigurationChangesFromTextSummariesHparamsAndDeepSpeed) {
     EXPECT_EQ(rows[4], "config_removed,a,b,,,,,,,,,,,,hparams/dropout,0.1,");
 }
 
+// A value that texts without a rank give against the ranks' is its own entry: "unranked" in
+// every format, never confused with the run's value.
+TEST(Diff, UnrankedConfigurationEntriesAreNamedInEveryFormat) {
+    TempDir dir;
+    auto v = [](int, int step) { return 1.0 + step / 64.0; };
+    for (const std::string run : {"a", "b"}) {
+        write_run(dir / run, 2, {"loss"}, v);
+        for (int rank = 0; rank < 2; ++rank)
+            write_events(dir / (run + "/rank_" + std::to_string(rank)),
+                         "events.out.tfevents.1700000000.h.1.1", {}, {{"notes", "x"}});
+        // Beside the rank directories: a file of the run that carries no rank.
+        write_events(dir / run, "events.out.tfevents.1700000000.h.1.2", {},
+                     {{"notes", run == "a" ? "y" : "x"}});
+    }
+    auto text = run_runtop({"diff", dir / "a", dir / "b"});
+    EXPECT_EQ(text.exit_code, 0) << text.out << text.err;
+    EXPECT_NE(text.out.find("  - unranked:notes  y\n"), std::string::npos) << text.out;
+    const json j = json::parse(run_runtop({"diff", "--format", "json", dir / "a", dir / "b"}).out);
+    ASSERT_EQ(j["config"].size(), 1u) << j.dump();
+    EXPECT_EQ(j["config"][0]["rank"], "unranked");
+    EXPECT_EQ(j["config"][0]["key"], "notes");
+    const std::vector<std::string> rows =
+        split_lines(run_runtop({"diff", "--format", "csv", dir / "a", dir / "b"}).out);
+    ASSERT_GE(rows.size(), 3u);
+    EXPECT_EQ(rows.back(), "config_removed,a,b,,unranked,,,,,,,,,,notes,y,") << rows.back();
+}
+
 TEST(Diff, RankMeansCanAgreeWhereRanksDoNot) {
     TempDir dir;
     // Exact in float32: rank 0 and 1 of "spread" are the base ± 0.5, so their mean is the base.

@@ -240,6 +240,18 @@ class CompareScreen : public Screen {
     std::pair<std::string, std::string> runs() { return compare_runs_of(state_.compare, model_); }
 };
 
+TEST_F(CompareScreen, TabInTheOverviewPutsTheNextRunInFrontOfEveryCard) {
+    ASSERT_EQ(state_.view, ViewId::kOverview);
+    key("Tab");
+    ASSERT_TRUE(state_.overview.focus.has_value());
+    EXPECT_EQ(state_.overview.focus->run, "a");
+    key("Tab");
+    EXPECT_EQ(state_.overview.focus->run, "b");
+    key("BackTab");
+    EXPECT_EQ(state_.overview.focus->run, "a");
+    EXPECT_EQ(frame().find("no key"), std::string::npos) << frame();
+}
+
 TEST_F(CompareScreen, FiveOpensCompareAndBracketsCycleTheRunsSkippingTheOther) {
     // The Screen fixture's run "job" is there too: run_names() is a, b, c, job.
     ASSERT_EQ(model_.run_names(), (std::vector<std::string>{"a", "b", "c", "job"}));

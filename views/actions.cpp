@@ -38,7 +38,7 @@ std::span<const Binding> bindings() {
         {Action::kCycleRunB, {"]"}, "run B: the next run (not A)", Scope::kCompare, "Compare"},
         {Action::kCycleCompareSort,
          {"o"},
-         "sort: divergence (earliest first), |delta| (relative), name",
+         "sort: divergence (earliest first), size of delta (relative), name",
          Scope::kCompare,
          "Compare"},
         {Action::kToggleCompareAlign,
@@ -101,6 +101,16 @@ std::span<const Binding> bindings() {
         {Action::kLast, {"G", "End"}, "last", Scope::kGlobal, "Move"},
         {Action::kPanLeft, {"[", "Shift-Left"}, "previous page of ranks", Scope::kRanks, "Move"},
         {Action::kPanRight, {"]", "Shift-Right"}, "next page of ranks", Scope::kRanks, "Move"},
+        {Action::kNextSeries,
+         {"Tab"},
+         "every card: the next rank (several runs: run) in front",
+         Scope::kOverview,
+         "Move"},
+        {Action::kPreviousSeries,
+         {"BackTab"},
+         "every card: the previous rank or run in front",
+         Scope::kOverview,
+         "Move"},
         {Action::kNextSeries, {"Tab"}, "next tag", Scope::kHeatmap, "Move"},
         {Action::kPreviousSeries, {"BackTab"}, "previous tag", Scope::kHeatmap, "Move"},
         {Action::kAcknowledge,
@@ -169,7 +179,10 @@ std::string keys_markdown() {
             out += '`';
         }
         out += " | ";
-        out += b.help;
+        for (char c : b.help) {
+            if (c == '|') out += '\\';  // a pipe in a cell would end it
+            out += c;
+        }
         out += " | ";
         out += scope_name(b.scope);
         out += " |\n";

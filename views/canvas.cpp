@@ -168,6 +168,16 @@ void Canvas::clear() {
     std::fill(cells_.begin(), cells_.end(), Cell{});
 }
 
+void Canvas::copy_rows(const Canvas& src, int from, int rows, int to) {
+    if (src.width_ != width_) return;
+    for (int i = 0; i < rows; ++i) {
+        const int sy = from + i, dy = to + i;
+        if (sy < 0 || sy >= src.height_ || dy < 0 || dy >= height_) continue;
+        std::copy_n(src.cells_.begin() + static_cast<std::ptrdiff_t>(sy) * width_, width_,
+                    cells_.begin() + static_cast<std::ptrdiff_t>(dy) * width_);
+    }
+}
+
 const Cell& Canvas::at(int x, int y) const {
     if (x < 0 || y < 0 || x >= width_ || y >= height_) return kBlank;
     return cells_[static_cast<std::size_t>(y) * width_ + x];

@@ -23,19 +23,33 @@ namespace runtop::ui {
 // name roles, never colours, so every theme and the no-colour tier work unchanged.
 enum class Role : std::uint8_t {
     kText,
-    kDim,       // secondary text, axes, grid
-    kTitle,     // card and panel titles
+    kDim,    // secondary text, axes, grid
+    kTitle,  // card and panel titles
     kBorder,
-    kAccent,    // selection, focused items
+    kAccent,  // selection, focused items
     kOk,
     kWarn,
     kAlert,
-    kStatus,    // status bar
-    kNan,       // NaN / Inf markers
-    kSeries0,   // overlaid series (runs or ranks), stable per series: kSeries0 + (i % 8)
-    kSeries1, kSeries2, kSeries3, kSeries4, kSeries5, kSeries6, kSeries7,
-    kHeat0,     // heatmap ramp, low to high: kHeat0 + level, 0..9
-    kHeat1, kHeat2, kHeat3, kHeat4, kHeat5, kHeat6, kHeat7, kHeat8, kHeat9,
+    kStatus,   // status bar
+    kNan,      // NaN / Inf markers
+    kSeries0,  // overlaid series (runs or ranks), stable per series: kSeries0 + (i % 8)
+    kSeries1,
+    kSeries2,
+    kSeries3,
+    kSeries4,
+    kSeries5,
+    kSeries6,
+    kSeries7,
+    kHeat0,  // heatmap ramp, low to high: kHeat0 + level, 0..9
+    kHeat1,
+    kHeat2,
+    kHeat3,
+    kHeat4,
+    kHeat5,
+    kHeat6,
+    kHeat7,
+    kHeat8,
+    kHeat9,
 };
 inline constexpr int kSeriesRoles = 8;
 inline constexpr int kHeatRoles = 10;
@@ -84,6 +98,11 @@ class Canvas {
     // Nothing is drawn below 2x2.
     void box(int x, int y, int w, int h, Style style, std::string_view title = {},
              bool ascii = false);
+
+    // Rows [from, from + rows) of `src`, as they are, onto this canvas from row `to` (a view
+    // drawn on a canvas of its own placed inside another). Both must be as wide; rows outside
+    // either canvas are skipped. Whole rows, so wide glyphs are never cut.
+    void copy_rows(const Canvas& src, int from, int rows, int to);
 
     const Cell& at(int x, int y) const;  // a blank cell outside the canvas
     // The rows as UTF-8, trailing spaces trimmed, '\n' after each: what snapshot prints and

@@ -29,8 +29,8 @@ void widen(LineColumn& c, double v) {
     if (std::isnan(c.first)) c.first = v;
 }
 
-CompareLayout make_layout(int w, int h, int ylabel_w) {
-    CompareLayout l;
+CompareChartLayout make_layout(int w, int h, int ylabel_w) {
+    CompareChartLayout l;
     l.status_y = h - 1;
     const bool labels = h >= 8;
     const bool marks = h >= 9;

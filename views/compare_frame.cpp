@@ -72,7 +72,7 @@ bool in_window(const DetailGeometry& g, std::int64_t x) {
 
 void draw_plot(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
                bool following_cursor) {
-    const CompareLayout& l = ch.layout;
+    const CompareChartLayout& l = ch.layout;
     const DetailGeometry& g = ch.g;
     const GlyphTier tier = model.glyphs();
     DotGrid grid(l.plot_w, l.plot_h, tier);
@@ -239,7 +239,7 @@ std::string x_label(const CompareChart& ch, std::int64_t x) {
 
 void draw_axes(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
                const std::vector<Marker>& markers) {
-    const CompareLayout& l = ch.layout;
+    const CompareChartLayout& l = ch.layout;
     const DetailGeometry& g = ch.g;
     const bool ascii = model.ascii();
     const Style dim{Role::kDim};
@@ -383,7 +383,7 @@ void draw_title(Canvas& canvas, const ViewModel& model, const DetailState& state
 
 void draw_legend(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
                  const std::vector<Marker>& markers) {
-    const CompareLayout& l = ch.layout;
+    const CompareChartLayout& l = ch.layout;
     if (l.legend_y < 0) return;
     const bool ascii = model.ascii();
     const int w = l.panel_x >= 0 ? l.panel_x - 1 : canvas.width();
@@ -483,7 +483,7 @@ void draw_compare_frame(Canvas& canvas, const ViewModel& model, const DetailStat
     }
     const std::vector<Marker> markers = axis_markers(model, state, ch);
     draw_plot(canvas, model, ch, !state.cursor && ch.g.cursor >= ch.g.data_hi);
-    const CompareLayout& l = ch.layout;
+    const CompareChartLayout& l = ch.layout;
     if (l.strip_y >= 0) {
         DeltaPlace at;
         at.axis_x = l.ylabel_w;

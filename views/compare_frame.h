@@ -32,7 +32,7 @@ struct SideColumns {
     std::uint64_t non_positive = 0;  // log-Y: finite points at or below 0
 };
 
-struct CompareLayout {
+struct CompareChartLayout {
     int ylabel_w = 0;  // labels in [0, ylabel_w); the y axis at column ylabel_w
     int marks_y = -1;  // anomaly and divergence marks, the row above the plot
     int plot_x = 0, plot_y = 1, plot_w = 0, plot_h = 0;
@@ -55,7 +55,7 @@ struct CompareChart {
     bool front_a = false;
     XAxis axis = XAxis::kStep;
     bool smoothing = false;
-    CompareLayout layout;
+    CompareChartLayout layout;
     DetailGeometry g;
     SideColumns data[2];  // A, B
     const CompareSide& side(int k) const { return k == 0 ? sides.a : sides.b; }

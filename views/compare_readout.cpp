@@ -54,7 +54,7 @@ std::string time_text(const CompareReadout& r) {
 
 void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailState& state,
                         const CompareChart& ch) {
-    const CompareLayout& l = ch.layout;
+    const CompareChartLayout& l = ch.layout;
     const CompareReadout& r = ch.readout;
     const CompareDetail& cmp = *state.compare;
     const bool ascii = model.ascii();
@@ -125,7 +125,7 @@ void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailStat
 
 void draw_compare_bottom(Canvas& canvas, const ViewModel& model, const DetailState& state,
                          const CompareChart& ch) {
-    const CompareLayout& l = ch.layout;
+    const CompareChartLayout& l = ch.layout;
     const CompareReadout& r = ch.readout;
     (void)state;
     const bool ascii = model.ascii();

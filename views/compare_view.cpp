@@ -32,6 +32,8 @@ constexpr int kMinSpark = 12;  // narrower than this, the sparkline gives way
 constexpr int kMaxTag = 40;
 constexpr int kReadoutFrom = 10;  // canvas heights from which the readout line is drawn
 constexpr int kOnlyFrom = 12;     // ... and the "only in" lines
+constexpr int kPreviewFrom = 12;  // spare rows from which the selected tag's chart is drawn
+constexpr int kPreviewWidth = 60;
 
 // Text pieces one after the other; a piece that does not fit whole ends the line (fitted when
 // it is the first).
@@ -303,6 +305,19 @@ std::string percent(double rel) {
 }
 
 // The selected row in words.
+// The selected tag as Enter opens it, but whole (no window: every step, following the
+// newest), drawn on a canvas of its own one row taller than the room (its status line is
+// the view's) and copied in.
+void draw_preview(Canvas& canvas, const ViewModel& model, const CompareState& state, int y, int h) {
+    std::optional<CompareSelection> s = compare_selection(state, model);
+    if (!s) return;
+    DetailState detail;
+    open_compare_detail(detail, model, std::move(s->tag), std::move(s->detail), std::nullopt);
+    Canvas chart(canvas.width(), h + 1);
+    draw_detail(chart, model, detail);
+    canvas.copy_rows(chart, 0, h, y);
+}
+
 void draw_readout(Canvas& canvas, const ViewModel& model, const CompareRows& rows, int index,
                   int y) {
     const bool ascii = model.ascii();
@@ -399,7 +414,6 @@ bool cycle_run(CompareState& state, const ViewModel& model, bool a) {
 
 CompareLayout compare_layout(const CompareState& state, const ViewModel& model, int width,
                              int height) {
-    (void)width;
     CompareLayout l;
     const CompareRows& rows = compare_rows(state, model);
     l.table = rows.two_runs();
@@ -416,6 +430,8 @@ CompareLayout compare_layout(const CompareState& state, const ViewModel& model, 
         l.panel_h = avail - l.body_rows;
     } else {
         l.body_rows = std::clamp(want, 1, avail);
+        const int spare = avail - l.body_rows;
+        if (readout && spare >= kPreviewFrom && width >= kPreviewWidth) l.preview_h = spare - 1;
     }
     l.first = clamp_first(state.scroll, l.selected, l.body_rows, l.rows);
     int y = l.body_y + l.body_rows;
@@ -427,7 +443,8 @@ CompareLayout compare_layout(const CompareState& state, const ViewModel& model, 
         l.panel_y = y;
         y += l.panel_h;
     }
-    if (readout) l.readout_y = y;
+    if (readout) l.readout_y = y++;
+    if (l.preview_h > 0) l.preview_y = y + 1;  // a blank row apart from the readout
     return l;
 }
 
@@ -465,6 +482,8 @@ void draw_compare(Canvas& canvas, const ViewModel& model, const CompareState& st
     }
     if (l.panel_y >= 0) draw_config_panel(canvas, model, state, rows, l.panel_y, l.panel_h);
     if (l.readout_y >= 0) draw_readout(canvas, model, rows, l.selected, l.readout_y);
+    if (l.preview_y >= 0 && l.rows > 0)
+        draw_preview(canvas, model, state, l.preview_y, l.preview_h);
     std::string right =
         l.rows > 0 ? fmt::format("tag {}/{}", l.selected + 1, l.rows) : std::string("0 tags");
     right += fmt::format(" {} sort {}", ascii ? "-" : "·", compare_sort_name(state.sort, ascii));

@@ -1,15 +1,19 @@
 // View 5, compare: two runs tag by tag (the default view of `runtop base=PATH new=PATH`).
 //
-//   compare  A base  vs  B new   step-aligned, rank to rank, tolerance 1e-6   1 of 3 tags diverge,
-//   first at step 137
-//     TAG              RANKS  STEPS  LAST A  LAST B       Δ  RATIO  FIRST DIV  0  A|B by step  399
-//   ▲ train/loss           4    400  0.6123  0.6184  +0.0061  1.01   137 r2    ⠒⠒⠒⠑⠑⠑⠑⠑
-//     train/grad_norm      4    400   1.18    1.18        0      1   —         ⠔⠔⠢⠢⠔⠒⠒⠢
-//     train/lr             4    400   1e-5    1e-5        0      1   —         ⠉⠉⠉⠉⠒⠒⠒⠤
-//   only in A base (1): eval/accuracy
-//   only in B new (1): train/tokens
-//   train/loss r2: diverges first at step 137 · 3 of 4 ranks diverge · at most 1.0% apart ...
-//   <status line>                                                 tag 1/3 · sort divergence
+//   compare  A base vs B new  by step, rank to rank, tolerance 1e-6  2 of 4 tags diverge, first at
+//   step 137 (train/loss r1)
+//     TAG              RANKS  STEPS  LAST A  LAST B    Δ B-A  RATIO  FIRST DIV  A|B over the steps
+//     both have
+//   ▲ train/loss           2    400  0.6987  0.7057  +0.006987  1.01  137 r1     ⠉⠉⠛⠛⠒⠒⠒⠶⠤⠤⠤⠤
+//   ▲ train/grad_norm      2    400   1.179   1.179        0      1  300 r0     ⣶⣿⠿⣶⣶⣶×⣶⣶⣿
+//     train/lr             2    400  1.0e-4  1.0e-4        0      1  —          ⣤⠶⠛⠉⠉⠉⠉⠒⠒⠤
+//   only in A base (1): perf/samples_per_s
+//   only in B new (1): train/aux_loss
+//   train/loss r1: diverges first at step 137 · 2 of 2 ranks diverge · up to 0.99% apart · ...
+//
+//   compare: train/loss — base vs new, rank 1  ...     (the selected tag's chart, when there
+//   ...                                                 is room: views/compare_chart.h)
+//   <status line>                                                 tag 1/4 · sort divergence
 //
 // The title names run A and run B in their stable run colours (ViewModel::run_colour), how
 // points are paired (alignment, ranks, tolerance) and how many tags diverge. One table row per
@@ -22,8 +26,11 @@
 // earliest is on top. Tags only one run has are listed apart under the table. The line under
 // them reads out the selected row; `c` opens the configuration diff panel over the lower half.
 // Narrow canvases drop the ranks, ratio, steps and last values (in that order) before the
-// sparkline gets under 12 cells; short ones drop the readout and the only-in lines. With fewer
-// than two runs the view says how to give it two.
+// sparkline gets under 12 cells; short ones drop the readout and the only-in lines. Room left
+// under the readout (12 rows or more, the panel closed) shows the selected tag as Enter would
+// open it, whole: both runs overlaid, the first divergence marked ◆, the Δ strip, the newest
+// values read out; moving the selection changes it. With fewer than two runs the view says how
+// to give it two.
 #pragma once
 
 #include <cstdint>
@@ -68,6 +75,8 @@ struct CompareLayout {
     int panel_y = -1;  // the configuration panel, -1 when closed
     int panel_h = 0;
     int readout_y = -1;  // the selection's line, -1 when not shown
+    int preview_y = -1;  // the selected tag's chart, -1 when there is no room for it
+    int preview_h = 0;
 };
 CompareLayout compare_layout(const CompareState& state, const ViewModel& model, int width,
                              int height);

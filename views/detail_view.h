@@ -38,7 +38,7 @@ enum class XAxis { kStep, kRelative, kWall };
 struct CompareDetail {
     std::string run_a, run_b;
     int rank = kNoRank;  // the rank compared (per-rank); ignored with `mean`
-    bool mean = false;   // each run's per-column cross-rank mean instead of one rank
+    bool mean = false;   // each run's cross-rank mean at each step instead of one rank
     CompareAlign align = CompareAlign::kStep;
     double tolerance = 1e-6;  // relative: where the first divergence is marked
     bool operator==(const CompareDetail&) const = default;
