@@ -477,10 +477,15 @@ if [[ ! -f $CMP/.benchgen ]]; then
 fi
 cat "$CMP"/*/*/* >/dev/null  # warm cache
 echo "two runs of $(du -sh "$CMP/base" | cut -f1) each (the second 0.1% higher from step 10000), wall / CPU s, best of $RUNS:"
-cmp_ls() { "$RUNTOP" ls "base=$CMP/base" "new=$CMP/new" >/dev/null; }
-cmp_diff() { "$RUNTOP" diff "base=$CMP/base" "new=$CMP/new" >/dev/null || [[ $? == 1 ]]; }
-cmp_overview() { "$RUNTOP" snapshot --size 250x80 --view overview "base=$CMP/base" "new=$CMP/new" >/dev/null; }
-cmp_compare() { "$RUNTOP" snapshot --size 250x80 --view compare "base=$CMP/base" "new=$CMP/new" >/dev/null; }
+# stderr too: `time` reports there, and ls prints its summary there.
+cmp_ls() { "$RUNTOP" ls "base=$CMP/base" "new=$CMP/new" >/dev/null 2>&1; }
+cmp_diff() { "$RUNTOP" diff "base=$CMP/base" "new=$CMP/new" >/dev/null 2>&1 || [[ $? == 1 ]]; }
+cmp_overview() {
+    "$RUNTOP" snapshot --size 250x80 --view overview "base=$CMP/base" "new=$CMP/new" >/dev/null 2>&1
+}
+cmp_compare() {
+    "$RUNTOP" snapshot --size 250x80 --view compare "base=$CMP/base" "new=$CMP/new" >/dev/null 2>&1
+}
 read -r lw lc < <(best_times cmp_ls)
 read -r dw dc < <(best_times cmp_diff)
 read -r ow oc < <(best_times cmp_overview)

@@ -1,7 +1,9 @@
 #include "readers/event_decoder.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "readers/protowire.h"
@@ -44,7 +46,9 @@ double half_to_double(std::uint16_t h) {
     return sign ? -v : v;
 }
 
-double bfloat16_to_double(std::uint16_t b) { return wire::as_float(std::uint32_t{b} << 16); }
+double bfloat16_to_double(std::uint16_t b) {
+    return wire::as_float(std::uint32_t{b} << 16);
+}
 
 // The first element of a repeated numeric field, packed or not, and how many there are.
 struct Repeated {
@@ -128,18 +132,32 @@ Tensor parse_tensor(std::string_view bytes, bool want_strings) {
     while (c.next(field, type)) {
         switch (field) {
             case 1:
-                if (type == wire::kVarint) t.dtype = c.varint(); else c.skip(type);
+                if (type == wire::kVarint)
+                    t.dtype = c.varint();
+                else
+                    c.skip(type);
                 break;
             case 2:
-                if (type == wire::kLengthDelimited) t.elements = shape_elements(c.bytes());
-                else c.skip(type);
+                if (type == wire::kLengthDelimited)
+                    t.elements = shape_elements(c.bytes());
+                else
+                    c.skip(type);
                 break;
             case 4:
-                if (type == wire::kLengthDelimited) t.content = c.bytes(); else c.skip(type);
+                if (type == wire::kLengthDelimited)
+                    t.content = c.bytes();
+                else
+                    c.skip(type);
                 break;
-            case 5: add_fixed(t.floats, c, type, 4); break;
-            case 6: add_fixed(t.doubles, c, type, 8); break;
-            case 7: add_varint(t.ints, c, type); break;
+            case 5:
+                add_fixed(t.floats, c, type, 4);
+                break;
+            case 6:
+                add_fixed(t.doubles, c, type, 8);
+                break;
+            case 7:
+                add_varint(t.ints, c, type);
+                break;
             case 8:
                 if (type == wire::kLengthDelimited) {
                     std::string_view s = c.bytes();
@@ -148,12 +166,23 @@ Tensor parse_tensor(std::string_view bytes, bool want_strings) {
                     c.skip(type);
                 }
                 break;
-            case 10: add_varint(t.int64s, c, type); break;
-            case 11: add_varint(t.bools, c, type); break;
-            case 13: add_varint(t.halfs, c, type); break;
-            case 16: add_varint(t.uint32s, c, type); break;
-            case 17: add_varint(t.uint64s, c, type); break;
-            default: c.skip(type);
+            case 10:
+                add_varint(t.int64s, c, type);
+                break;
+            case 11:
+                add_varint(t.bools, c, type);
+                break;
+            case 13:
+                add_varint(t.halfs, c, type);
+                break;
+            case 16:
+                add_varint(t.uint32s, c, type);
+                break;
+            case 17:
+                add_varint(t.uint64s, c, type);
+                break;
+            default:
+                c.skip(type);
         }
     }
     t.ok = c.ok();
@@ -184,44 +213,58 @@ bool scalar_of(const Tensor& t, double& out) {
     };
     switch (t.dtype) {
         case DT_FLOAT:
-            return from(4, t.floats, [](const char* p) { return double{load_le<float>(p)}; },
-                        [](std::uint64_t v) { return double{wire::as_float(std::uint32_t(v))}; });
+            return from(
+                4, t.floats, [](const char* p) { return double{load_le<float>(p)}; },
+                [](std::uint64_t v) { return double{wire::as_float(std::uint32_t(v))}; });
         case DT_DOUBLE:
-            return from(8, t.doubles, [](const char* p) { return load_le<double>(p); },
-                        [](std::uint64_t v) { return wire::as_double(v); });
+            return from(
+                8, t.doubles, [](const char* p) { return load_le<double>(p); },
+                [](std::uint64_t v) { return wire::as_double(v); });
         case DT_HALF:
-            return from(2, t.halfs, [](const char* p) { return half_to_double(load_le<std::uint16_t>(p)); },
-                        [](std::uint64_t v) { return half_to_double(std::uint16_t(v)); });
+            return from(
+                2, t.halfs, [](const char* p) { return half_to_double(load_le<std::uint16_t>(p)); },
+                [](std::uint64_t v) { return half_to_double(std::uint16_t(v)); });
         case DT_BFLOAT16:
-            return from(2, t.halfs, [](const char* p) { return bfloat16_to_double(load_le<std::uint16_t>(p)); },
-                        [](std::uint64_t v) { return bfloat16_to_double(std::uint16_t(v)); });
+            return from(
+                2, t.halfs,
+                [](const char* p) { return bfloat16_to_double(load_le<std::uint16_t>(p)); },
+                [](std::uint64_t v) { return bfloat16_to_double(std::uint16_t(v)); });
         case DT_INT32:
-            return from(4, t.ints, [](const char* p) { return double(load_le<std::int32_t>(p)); },
-                        [](std::uint64_t v) { return double(std::int32_t(v)); });
+            return from(
+                4, t.ints, [](const char* p) { return double(load_le<std::int32_t>(p)); },
+                [](std::uint64_t v) { return double(std::int32_t(v)); });
         case DT_INT16:
-            return from(2, t.ints, [](const char* p) { return double(load_le<std::int16_t>(p)); },
-                        [](std::uint64_t v) { return double(std::int16_t(v)); });
+            return from(
+                2, t.ints, [](const char* p) { return double(load_le<std::int16_t>(p)); },
+                [](std::uint64_t v) { return double(std::int16_t(v)); });
         case DT_INT8:
-            return from(1, t.ints, [](const char* p) { return double(load_le<std::int8_t>(p)); },
-                        [](std::uint64_t v) { return double(std::int8_t(v)); });
+            return from(
+                1, t.ints, [](const char* p) { return double(load_le<std::int8_t>(p)); },
+                [](std::uint64_t v) { return double(std::int8_t(v)); });
         case DT_UINT8:
-            return from(1, t.ints, [](const char* p) { return double(load_le<std::uint8_t>(p)); },
-                        [](std::uint64_t v) { return double(std::uint8_t(v)); });
+            return from(
+                1, t.ints, [](const char* p) { return double(load_le<std::uint8_t>(p)); },
+                [](std::uint64_t v) { return double(std::uint8_t(v)); });
         case DT_UINT16:
-            return from(2, t.ints, [](const char* p) { return double(load_le<std::uint16_t>(p)); },
-                        [](std::uint64_t v) { return double(std::uint16_t(v)); });
+            return from(
+                2, t.ints, [](const char* p) { return double(load_le<std::uint16_t>(p)); },
+                [](std::uint64_t v) { return double(std::uint16_t(v)); });
         case DT_INT64:
-            return from(8, t.int64s, [](const char* p) { return double(load_le<std::int64_t>(p)); },
-                        [](std::uint64_t v) { return double(std::int64_t(v)); });
+            return from(
+                8, t.int64s, [](const char* p) { return double(load_le<std::int64_t>(p)); },
+                [](std::uint64_t v) { return double(std::int64_t(v)); });
         case DT_UINT32:
-            return from(4, t.uint32s, [](const char* p) { return double(load_le<std::uint32_t>(p)); },
-                        [](std::uint64_t v) { return double(std::uint32_t(v)); });
+            return from(
+                4, t.uint32s, [](const char* p) { return double(load_le<std::uint32_t>(p)); },
+                [](std::uint64_t v) { return double(std::uint32_t(v)); });
         case DT_UINT64:
-            return from(8, t.uint64s, [](const char* p) { return double(load_le<std::uint64_t>(p)); },
-                        [](std::uint64_t v) { return double(v); });
+            return from(
+                8, t.uint64s, [](const char* p) { return double(load_le<std::uint64_t>(p)); },
+                [](std::uint64_t v) { return double(v); });
         case DT_BOOL:
-            return from(1, t.bools, [](const char* p) { return p[0] ? 1.0 : 0.0; },
-                        [](std::uint64_t v) { return v ? 1.0 : 0.0; });
+            return from(
+                1, t.bools, [](const char* p) { return p[0] ? 1.0 : 0.0; },
+                [](std::uint64_t v) { return v ? 1.0 : 0.0; });
         default:
             return false;
     }
@@ -280,10 +323,9 @@ bool EventDecoder::decode_simple_value(std::string_view payload, EventHandler& h
     if (value[0] != 0x15) return false;
     std::uint32_t bits;
     std::memcpy(&bits, value + 1, 4);
-    handler.on_scalar(std::string_view(reinterpret_cast<const char*>(tag),
-                                       static_cast<std::size_t>(value - tag)),
-                      static_cast<std::int64_t>(step), wire::as_double(wall_bits),
-                      wire::as_float(bits));
+    handler.on_scalar(
+        std::string_view(reinterpret_cast<const char*>(tag), static_cast<std::size_t>(value - tag)),
+        static_cast<std::int64_t>(step), wire::as_double(wall_bits), wire::as_float(bits));
     ++counts_.scalars;
     ++counts_.events;
     return true;
@@ -316,10 +358,11 @@ EventDecoder::Plugin EventDecoder::plugin_for(std::string_view tag, std::string_
                 while (pd.next(pf, pt)) {
                     if (pf == 1 && pt == wire::kLengthDelimited) {
                         std::string_view name = pd.bytes();
-                        own = name == "scalars" ? Plugin::kScalars
-                              : name == "text"  ? Plugin::kText
-                              : name.empty()    ? Plugin::kNone
-                                                : Plugin::kOther;
+                        own = name == "scalars"   ? Plugin::kScalars
+                              : name == "text"    ? Plugin::kText
+                              : name == "hparams" ? Plugin::kHparams
+                              : name.empty()      ? Plugin::kNone
+                                                  : Plugin::kOther;
                     } else {
                         pd.skip(pt);
                     }
@@ -339,6 +382,92 @@ EventDecoder::Plugin EventDecoder::plugin_for(std::string_view tag, std::string_
     }
     auto it = tag_plugins_.find(tag);
     return it == tag_plugins_.end() ? Plugin::kNone : it->second;
+}
+
+namespace {
+
+// A google.protobuf.Value as text: numbers in their shortest round-trip form (32, 0.1), strings
+// as they are, bools as true / false; nullopt for null, structs and lists (the hparams plugin
+// has none).
+std::optional<std::string> protobuf_value_text(std::string_view value) {
+    Cursor c(value);
+    std::uint32_t field;
+    WireType type;
+    std::optional<std::string> out;
+    while (c.next(field, type)) {
+        if (field == 2 && type == wire::kFixed64) {
+            const double d = wire::as_double(c.fixed64());
+            char buf[32];
+            const auto r = std::to_chars(buf, buf + sizeof buf, d);
+            out.emplace(buf, r.ptr);
+        } else if (field == 3 && type == wire::kLengthDelimited) {
+            out.emplace(c.bytes());
+        } else if (field == 4 && type == wire::kVarint) {
+            out.emplace(c.varint() != 0 ? "true" : "false");
+        } else {
+            c.skip(type);
+        }
+    }
+    if (!c.ok()) return std::nullopt;
+    return out;
+}
+
+}  // namespace
+
+int EventDecoder::decode_hparams(std::string_view metadata, std::int64_t step, double wall,
+                                 EventHandler& handler) {
+    // SummaryMetadata.plugin_data (1) .content (2): an HParamsPluginData whose
+    // session_start_info (3) holds hparams (1), a map<string, Value> (entries: key 1, value 2).
+    std::string_view content;
+    Cursor m(metadata);
+    std::uint32_t field;
+    WireType type;
+    while (m.next(field, type)) {
+        if (field != 1 || type != wire::kLengthDelimited) {
+            m.skip(type);
+            continue;
+        }
+        Cursor pd(m.bytes());
+        while (pd.next(field, type)) {
+            if (field == 2 && type == wire::kLengthDelimited)
+                content = pd.bytes();
+            else
+                pd.skip(type);
+        }
+    }
+    int emitted = 0;
+    Cursor data(content);
+    while (data.next(field, type)) {
+        if (field != 3 || type != wire::kLengthDelimited) {
+            data.skip(type);
+            continue;
+        }
+        Cursor start(data.bytes());
+        while (start.next(field, type)) {
+            if (field != 1 || type != wire::kLengthDelimited) {
+                start.skip(type);
+                continue;
+            }
+            Cursor entry(start.bytes());
+            std::string_view key, value;
+            while (entry.next(field, type)) {
+                if (field == 1 && type == wire::kLengthDelimited)
+                    key = entry.bytes();
+                else if (field == 2 && type == wire::kLengthDelimited)
+                    value = entry.bytes();
+                else
+                    entry.skip(type);
+            }
+            if (!entry.ok() || key.empty()) continue;
+            std::optional<std::string> text = protobuf_value_text(value);
+            if (!text) continue;
+            std::string tag = "_hparams_/";
+            tag += key;
+            handler.on_text(tag, step, wall, std::move(*text));
+            ++emitted;
+        }
+    }
+    return emitted;
 }
 
 bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, double wall,
@@ -381,12 +510,25 @@ bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, d
             ++scalars;
             continue;
         }
-        if (tensor.data() == nullptr) {  // image, histo, audio, or metadata only (hparams)
+        if (tensor.data() == nullptr && metadata.empty()) {  // image, histo, audio
             ++others;
             continue;
         }
         bool scalar_class = false;
         Plugin plugin = plugin_for(tag, metadata, scalar_class);
+        if (plugin == Plugin::kHparams) {
+            // The run's hyperparameters, as configuration (PyTorch add_hparams, Lightning).
+            const int n = decode_hparams(metadata, step, wall, handler);
+            if (n > 0)
+                texts += n;
+            else
+                ++others;  // the experiment and session end records
+            continue;
+        }
+        if (tensor.data() == nullptr) {  // metadata only, of another plugin
+            ++others;
+            continue;
+        }
         if (plugin == Plugin::kScalars || scalar_class) {
             double value;
             if (tensor_scalar_value(tensor, value)) {
@@ -424,10 +566,16 @@ bool EventDecoder::decode(std::string_view payload, EventHandler& handler) {
     while (c.next(field, type)) {
         switch (field) {
             case 1:
-                if (type == wire::kFixed64) wall = wire::as_double(c.fixed64()); else c.skip(type);
+                if (type == wire::kFixed64)
+                    wall = wire::as_double(c.fixed64());
+                else
+                    c.skip(type);
                 break;
             case 2:
-                if (type == wire::kVarint) step = static_cast<std::int64_t>(c.varint()); else c.skip(type);
+                if (type == wire::kVarint)
+                    step = static_cast<std::int64_t>(c.varint());
+                else
+                    c.skip(type);
                 break;
             case 3:
                 if (type == wire::kLengthDelimited) {
@@ -454,7 +602,10 @@ bool EventDecoder::decode(std::string_view payload, EventHandler& handler) {
                 }
                 break;
             case 10:
-                if (type == wire::kLengthDelimited) source_metadata = c.bytes(); else c.skip(type);
+                if (type == wire::kLengthDelimited)
+                    source_metadata = c.bytes();
+                else
+                    c.skip(type);
                 break;
             default:
                 c.skip(type);
@@ -473,7 +624,10 @@ bool EventDecoder::decode(std::string_view payload, EventHandler& handler) {
         std::uint32_t f;
         WireType t;
         while (sm.next(f, t)) {
-            if (f == 1 && t == wire::kLengthDelimited) writer_.assign(sm.bytes()); else sm.skip(t);
+            if (f == 1 && t == wire::kLengthDelimited)
+                writer_.assign(sm.bytes());
+            else
+                sm.skip(t);
         }
     }
     if (has_session_log) {
@@ -482,7 +636,10 @@ bool EventDecoder::decode(std::string_view payload, EventHandler& handler) {
         WireType t;
         std::uint64_t status = 0;
         while (sl.next(f, t)) {
-            if (f == 1 && t == wire::kVarint) status = sl.varint(); else sl.skip(t);
+            if (f == 1 && t == wire::kVarint)
+                status = sl.varint();
+            else
+                sl.skip(t);
         }
         if (status == 1) {  // SessionLog.START
             ++counts_.session_starts;

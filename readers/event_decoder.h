@@ -16,7 +16,7 @@
 namespace runtop {
 
 class EventHandler {
-public:
+  public:
     virtual ~EventHandler() = default;
     virtual void on_scalar(std::string_view tag, std::int64_t step, double wall_time,
                            double value) = 0;
@@ -35,7 +35,7 @@ struct DecodeCounts {
 };
 
 class EventDecoder {
-public:
+  public:
     enum class Flavor { kTensorFlow, kMindSpore };
 
     // Returns false when the payload is not a well-formed Event (nothing is reported then).
@@ -48,14 +48,18 @@ public:
     // Forgets per-file state (flavour, tag plugins) when the file is re-read from the start.
     void reset();
 
-private:
-    enum class Plugin : std::uint8_t { kNone, kScalars, kText, kOther };
+  private:
+    enum class Plugin : std::uint8_t { kNone, kScalars, kText, kHparams, kOther };
     // The fast path for the common PyTorch `simple_value` record; false when the payload is
     // not exactly that shape (then nothing was reported or counted).
     bool decode_simple_value(std::string_view payload, EventHandler& handler);
     bool decode_summary(std::string_view summary, std::int64_t step, double wall,
                         EventHandler& handler, int& scalars, int& texts, int& others);
     Plugin plugin_for(std::string_view tag, std::string_view metadata, bool& scalar_class);
+    // The hparams plugin's session start: one on_text per hyperparameter, tag
+    // "_hparams_/<name>"; returns how many (0 for its other records).
+    int decode_hparams(std::string_view metadata, std::int64_t step, double wall,
+                       EventHandler& handler);
 
     Flavor flavor_ = Flavor::kTensorFlow;
     std::string file_version_;

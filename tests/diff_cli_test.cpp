@@ -533,5 +533,21 @@ TEST(DiffSamples, TwoPublicRunsDivergeWhereTensorBoardsValuesDo) {
     EXPECT_EQ(r.exit_code, any ? 1 : 0);
 }
 
+// PyTorch add_hparams: each run's hyperparameters (the hparams plugin's session start, read from
+// the sample's bytes: batch_size 32.0, lr 0.1, optimizer "SGD" against 64.0, 0.01, "Adam").
+TEST(DiffSamples, AddHparamsRunsDifferInTheirHyperparameters) {
+    const std::string samples = testing::samples_dir();
+    if (samples.empty()) GTEST_SKIP() << "../shared/samples is absent";
+    const std::string runs = samples + "/tfevents-public/study_tensorboard/runs/";
+    auto r = run_runtop({"diff", runs + "hparams_search_exp_1", runs + "hparams_search_exp_2"});
+    ASSERT_NE(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.out.find("config: 0 added, 0 removed, 3 changed\n"
+                         "  ~ _hparams_/batch_size  32 → 64\n"
+                         "  ~ _hparams_/lr          0.1 → 0.01\n"
+                         "  ~ _hparams_/optimizer   SGD → Adam\n"),
+              std::string::npos)
+        << r.out;
+}
+
 }  // namespace
 }  // namespace runtop

@@ -19,13 +19,15 @@ using events::Encoding;
 struct Collect : EventHandler {
     std::vector<std::pair<std::string, double>> scalars;
     std::vector<std::string> texts;
+    std::vector<std::string> text_tags;
     std::vector<std::int64_t> starts;
     std::int64_t last_step = -1;
     void on_scalar(std::string_view tag, std::int64_t step, double, double value) override {
         scalars.emplace_back(std::string(tag), value);
         last_step = step;
     }
-    void on_text(std::string_view, std::int64_t, double, std::string text) override {
+    void on_text(std::string_view tag, std::int64_t, double, std::string text) override {
+        text_tags.emplace_back(tag);
         texts.push_back(std::move(text));
     }
     void on_session_start(std::int64_t step, double) override { starts.push_back(step); }
@@ -61,10 +63,10 @@ TEST(EventDecoder, EveryNumericDtypeInBothEncodings) {
     for (Encoding enc : {Encoding::kTypedField, Encoding::kTensorContent}) {
         for (bool shape_one : {false, true}) {
             for (const DtypeCase& c : cases) {
-                SCOPED_TRACE(::testing::Message() << "dtype " << static_cast<int>(c.dtype)
-                                                  << " value " << c.written << " content "
-                                                  << (enc == Encoding::kTensorContent)
-                                                  << " shape[1] " << shape_one);
+                SCOPED_TRACE(::testing::Message()
+                             << "dtype " << static_cast<int>(c.dtype) << " value " << c.written
+                             << " content " << (enc == Encoding::kTensorContent) << " shape[1] "
+                             << shape_one);
                 EventDecoder decoder;
                 Collect got;
                 ASSERT_TRUE(decoder.decode(
@@ -82,9 +84,12 @@ TEST(EventDecoder, NonFiniteValuesAreKept) {
     EventDecoder decoder;
     Collect got;
     decoder.decode(events::simple_scalar("a", NAN, 1, 1), got);
-    decoder.decode(events::tensor_scalar("b", DType::kDouble, -INFINITY, Encoding::kTypedField, 1, 1), got);
-    decoder.decode(events::tensor_scalar("c", DType::kHalf, INFINITY, Encoding::kTensorContent, 1, 1), got);
-    decoder.decode(events::tensor_scalar("d", DType::kFloat, -0.0, Encoding::kTensorContent, 1, 1), got);
+    decoder.decode(
+        events::tensor_scalar("b", DType::kDouble, -INFINITY, Encoding::kTypedField, 1, 1), got);
+    decoder.decode(
+        events::tensor_scalar("c", DType::kHalf, INFINITY, Encoding::kTensorContent, 1, 1), got);
+    decoder.decode(events::tensor_scalar("d", DType::kFloat, -0.0, Encoding::kTensorContent, 1, 1),
+                   got);
     ASSERT_EQ(got.scalars.size(), 4u);
     EXPECT_TRUE(std::isnan(got.scalars[0].second));
     EXPECT_EQ(got.scalars[1].second, -INFINITY);
@@ -96,8 +101,12 @@ TEST(EventDecoder, MetadataOnlyOnTheFirstValueOfATagStillMakesScalars) {
     // TF1-style writers send a tag's metadata once; later tensor values come without it.
     EventDecoder decoder;
     Collect got;
-    decoder.decode(events::tensor_scalar("acc", DType::kFloat, 0.5, Encoding::kTensorContent, 0, 1, true), got);
-    decoder.decode(events::tensor_scalar("acc", DType::kFloat, 0.75, Encoding::kTensorContent, 1, 2, false), got);
+    decoder.decode(
+        events::tensor_scalar("acc", DType::kFloat, 0.5, Encoding::kTensorContent, 0, 1, true),
+        got);
+    decoder.decode(
+        events::tensor_scalar("acc", DType::kFloat, 0.75, Encoding::kTensorContent, 1, 2, false),
+        got);
     ASSERT_EQ(got.scalars.size(), 2u);
     EXPECT_EQ(got.scalars[1].second, 0.75);
 }
@@ -106,7 +115,8 @@ TEST(EventDecoder, TensorWithoutScalarsPluginIsNotAScalar) {
     // TensorBoard shows nothing for it either (a custom plugin's data, say).
     EventDecoder decoder;
     Collect got;
-    decoder.decode(events::tensor_scalar("x", DType::kFloat, 0.5, Encoding::kTensorContent, 0, 1, false), got);
+    decoder.decode(
+        events::tensor_scalar("x", DType::kFloat, 0.5, Encoding::kTensorContent, 0, 1, false), got);
     EXPECT_TRUE(got.scalars.empty());
     EXPECT_EQ(decoder.counts().non_scalar_values, 1u);
 }
@@ -124,6 +134,29 @@ TEST(EventDecoder, TextHistogramAndSessionStart) {
     EXPECT_EQ(decoder.counts().texts, 1u);
     EXPECT_EQ(got.starts, std::vector<std::int64_t>{500});
     EXPECT_TRUE(got.scalars.empty());
+}
+
+// add_hparams: the session start's hyperparameters become configuration texts, one per name;
+// numbers in their shortest round-trip form.
+TEST(EventDecoder, HparamsSessionStartIsConfiguration) {
+    EventDecoder decoder;
+    Collect got;
+    ASSERT_TRUE(decoder.decode(events::hparams_session_start({{"lr", 0.1},
+                                                              {"batch_size", 32.0},
+                                                              {"optimizer", std::string("SGD")},
+                                                              {"amp", true},
+                                                              {"tiny", 1e-300}},
+                                                             0, 1.0),
+                               got));
+    EXPECT_TRUE(got.scalars.empty());
+    EXPECT_EQ(got.text_tags,
+              (std::vector<std::string>{"_hparams_/lr", "_hparams_/batch_size",
+                                        "_hparams_/optimizer", "_hparams_/amp", "_hparams_/tiny"}));
+    EXPECT_EQ(got.texts, (std::vector<std::string>{"0.1", "32", "SGD", "true", "1e-300"}));
+    // An empty map: nothing, and no crash on the other hparams records' shapes.
+    Collect none;
+    ASSERT_TRUE(decoder.decode(events::hparams_session_start({}, 0, 1.0), none));
+    EXPECT_TRUE(none.texts.empty());
 }
 
 TEST(EventDecoder, MindSporeScalarsAfterTheirVersionRecord) {
@@ -145,7 +178,8 @@ TEST(EventDecoder, MalformedPayloadIsRejectedWholeWithoutCrashing) {
     Collect got;
     std::string good = events::simple_scalar("loss", 1, 3, 1);
     for (std::size_t cut = 1; cut < good.size(); ++cut) decoder.decode(good.substr(0, cut), got);
-    EXPECT_EQ(decoder.decode(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11), got), false);
+    EXPECT_EQ(decoder.decode(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11), got),
+              false);
     EXPECT_GT(decoder.counts().undecodable, 0u);
 }
 

@@ -141,6 +141,62 @@ std::string text(std::string_view tag, std::string_view body, std::int64_t step,
     return e.SerializeAsString();
 }
 
+namespace {
+
+void put_varint(std::string& out, std::uint64_t v) {
+    while (v >= 0x80) {
+        out += static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+
+void put_bytes(std::string& out, std::uint32_t field, std::string_view bytes) {
+    put_varint(out, (field << 3) | 2);
+    put_varint(out, bytes.size());
+    out += bytes;
+}
+
+// A google.protobuf.Value: number_value (2, double), string_value (3), bool_value (4).
+std::string protobuf_value(const HParamValue& v) {
+    std::string out;
+    if (const double* d = std::get_if<double>(&v)) {
+        out += static_cast<char>((2 << 3) | 1);
+        std::uint64_t bits;
+        std::memcpy(&bits, d, sizeof bits);
+        for (int i = 0; i < 8; ++i) out += static_cast<char>((bits >> (8 * i)) & 0xff);
+    } else if (const std::string* text = std::get_if<std::string>(&v)) {
+        put_bytes(out, 3, *text);
+    } else {
+        out += static_cast<char>(4 << 3);
+        out += static_cast<char>(std::get<bool>(v) ? 1 : 0);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string hparams_session_start(const std::vector<std::pair<std::string, HParamValue>>& hparams,
+                                  std::int64_t step, double wall_time) {
+    std::string start;  // SessionStartInfo: map<string, Value> hparams = 1
+    for (const auto& [name, value] : hparams) {
+        std::string entry;
+        put_bytes(entry, 1, name);
+        put_bytes(entry, 2, protobuf_value(value));
+        put_bytes(start, 1, entry);
+    }
+    std::string data;  // HParamsPluginData: version = 1, session_start_info = 3
+    put_varint(data, 1 << 3);
+    put_varint(data, 0);
+    put_bytes(data, 3, start);
+    tb::Event e = event_at(step, wall_time);
+    tb::Summary::Value* v = e.mutable_summary()->add_value();
+    v->set_tag("_hparams_/session_start_info");
+    v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("hparams");
+    v->mutable_metadata()->mutable_plugin_data()->set_content(data);
+    return e.SerializeAsString();
+}
+
 std::string histogram(std::string_view tag, const std::vector<double>& values, std::int64_t step,
                       double wall_time) {
     tb::Event e = event_at(step, wall_time);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/result.h"
@@ -45,6 +47,13 @@ std::string tensor_scalar(std::string_view tag, DType dtype, double value, Encod
                           bool shape_one = false);
 // A text summary (plugin "text", DT_STRING tensor), as PyTorch add_text writes it.
 std::string text(std::string_view tag, std::string_view text, std::int64_t step, double wall_time);
+// The hparams plugin's session start, as PyTorch add_hparams and Lightning's TensorBoardLogger
+// write it: a value with no tensor, tag "_hparams_/session_start_info", plugin "hparams" whose
+// content is an HParamsPluginData with SessionStartInfo.hparams, a map of google.protobuf.Value
+// (number, string or bool). Hand-encoded: proto/ holds no hparams schema.
+using HParamValue = std::variant<double, std::string, bool>;
+std::string hparams_session_start(const std::vector<std::pair<std::string, HParamValue>>& hparams,
+                                  std::int64_t step, double wall_time);
 // A legacy `histo` value (counted and skipped by the reader).
 std::string histogram(std::string_view tag, const std::vector<double>& values, std::int64_t step,
                       double wall_time);
