@@ -33,7 +33,7 @@
 #     runtop_append_probe appending one point at a time; bar 200 B) and idle CPU; frame time of
 #     each view in-process (runtop_microbench BM_Frame*, 100 cards x 8 ranks x 10^4 points).
 # 4d. Two 1 GB runs compared (issue 6): the 1 GB set of 4c and a second from the same seed that
-#     diverges at step 10000 (`runtop_benchgen --diverge-at`). `runtop diff` next to `runtop ls`
+#     diverges at step 5000 (`runtop_benchgen --diverge-at`). `runtop diff` next to `runtop ls`
 #     of both (the reading they share; the difference is the comparison of every tag); `runtop
 #     snapshot --view compare` next to `--view overview` (the first compare frame after ingest:
 #     a RunComparer from scratch plus the drawing); the dashboard on a pty until its compare frame
@@ -468,15 +468,16 @@ if [[ -z $ONLY || $ONLY == compare ]]; then
 echo
 PTY=$BUILD/bench/runtop_pty_probe
 CMP=$BUILD/bench-data-compare
-if [[ ! -f $CMP/.benchgen ]]; then
+CMP_AT=5000  # 1 GB holds ~8500 steps of ~160 tags x 8 ranks
+if [[ "$(cat "$CMP/.benchgen" 2>/dev/null)" != "diverge-at $CMP_AT" ]]; then
     rm -rf "$CMP"
     mkdir -p "$CMP"
     "$GEN" "$CMP/base" 1000 >/dev/null
-    "$GEN" --diverge-at 10000 "$CMP/new" 1000 >/dev/null
-    touch "$CMP/.benchgen"
+    "$GEN" --diverge-at "$CMP_AT" "$CMP/new" 1000 >/dev/null
+    echo "diverge-at $CMP_AT" >"$CMP/.benchgen"
 fi
 cat "$CMP"/*/*/* >/dev/null  # warm cache
-echo "two runs of $(du -sh "$CMP/base" | cut -f1) each (the second 0.1% higher from step 10000), wall / CPU s, best of $RUNS:"
+echo "two runs of $(du -sh "$CMP/base" | cut -f1) each (the second 0.1% higher from step $CMP_AT), wall / CPU s, best of $RUNS:"
 # stderr too: `time` reports there, and ls prints its summary there.
 cmp_ls() { "$RUNTOP" ls "base=$CMP/base" "new=$CMP/new" >/dev/null 2>&1; }
 cmp_diff() { "$RUNTOP" diff "base=$CMP/base" "new=$CMP/new" >/dev/null 2>&1 || [[ $? == 1 ]]; }
