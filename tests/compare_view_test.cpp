@@ -117,30 +117,7 @@ class CompareSnapshot : public ::testing::Test {
     // Renders and compares with (or, RUNTOP_BLESS=1, rewrites) golden/<name>.txt.
     static void expect_golden(const std::string& name, std::vector<std::string> args,
                               const std::vector<std::string>& roots = two_runs()) {
-        auto r = snapshot(std::move(args), roots);
-        ASSERT_EQ(r.exit_code, 0) << r.err;
-        const std::string path = testing::golden_dir() + "/" + name + ".txt";
-        const char* bless = std::getenv("RUNTOP_BLESS");
-        if (bless && std::string(bless) == "1") {
-            testing::write_file(path, r.out);
-            std::printf("blessed %s\n", path.c_str());
-            return;
-        }
-        ASSERT_TRUE(std::filesystem::exists(path))
-            << path << " is missing: run the test with RUNTOP_BLESS=1 to write it";
-        const std::string expected = testing::read_file(path);
-        if (r.out == expected) return;
-        const auto got = testing::split_lines(r.out), want = testing::split_lines(expected);
-        for (std::size_t i = 0; i < std::max(got.size(), want.size()); ++i) {
-            const std::string g = i < got.size() ? got[i] : "<none>";
-            const std::string w = i < want.size() ? want[i] : "<none>";
-            if (g != w) {
-                ADD_FAILURE() << name << ": line " << i + 1 << " differs\n  want: " << w
-                              << "\n  got:  " << g << "\n(RUNTOP_BLESS=1 re-blesses)\nframe:\n"
-                              << r.out;
-                return;
-            }
-        }
+        testing::expect_golden_output(name, snapshot(std::move(args), roots));
     }
 
     static inline testing::TempDir* dir_ = nullptr;

@@ -96,30 +96,7 @@ class OverviewRunsSnapshot : public ::testing::Test {
         // Two roots open the compare view by default: the overview is asked for.
         args.insert(args.begin(), {"snapshot", "--view", "overview"});
         args.insert(args.end(), roots.begin(), roots.end());
-        auto r = run_runtop(args);
-        ASSERT_EQ(r.exit_code, 0) << r.err;
-        const std::string path = testing::golden_dir() + "/" + name + ".txt";
-        const char* bless = std::getenv("RUNTOP_BLESS");
-        if (bless && std::string(bless) == "1") {
-            testing::write_file(path, r.out);
-            std::printf("blessed %s\n", path.c_str());
-            return;
-        }
-        ASSERT_TRUE(std::filesystem::exists(path))
-            << path << " is missing: run the test with RUNTOP_BLESS=1 to write it";
-        const std::string want = testing::read_file(path);
-        if (r.out == want) return;
-        const auto g = testing::split_lines(r.out), w = testing::split_lines(want);
-        for (std::size_t i = 0; i < std::max(g.size(), w.size()); ++i) {
-            const std::string gl = i < g.size() ? g[i] : "<none>";
-            const std::string wl = i < w.size() ? w[i] : "<none>";
-            if (gl != wl) {
-                ADD_FAILURE() << name << ": line " << i + 1 << " differs\n  want: " << wl
-                              << "\n  got:  " << gl << "\n(RUNTOP_BLESS=1 re-blesses)\nframe:\n"
-                              << r.out;
-                return;
-            }
-        }
+        testing::expect_golden_output(name, run_runtop(args));
     }
 
     static inline TempDir* dir_ = nullptr;

@@ -35,6 +35,35 @@ inline std::string golden_dir() {
 
 // One rank's event file: a decaying noisy loss, a lognormal grad norm, warmup-then-decay lr and
 // an eval accuracy every 50 steps.
+// Compares a `runtop snapshot`'s output with golden/<name>.txt (or, RUNTOP_BLESS=1, writes it),
+// naming the first line that differs.
+inline void expect_golden_output(const std::string& name, const CommandResult& r) {
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string path = golden_dir() + "/" + name + ".txt";
+    const char* bless = std::getenv("RUNTOP_BLESS");
+    if (bless && std::string(bless) == "1") {
+        make_dirs(golden_dir());
+        write_file(path, r.out);
+        std::printf("blessed %s\n", path.c_str());
+        return;
+    }
+    ASSERT_TRUE(std::filesystem::exists(path))
+        << path << " is missing: run the test with RUNTOP_BLESS=1 to write it";
+    const std::string expected = read_file(path);
+    if (r.out == expected) return;
+    const auto got = split_lines(r.out), want = split_lines(expected);
+    for (std::size_t i = 0; i < std::max(got.size(), want.size()); ++i) {
+        const std::string g = i < got.size() ? got[i] : "<none>";
+        const std::string w = i < want.size() ? want[i] : "<none>";
+        if (g != w) {
+            ADD_FAILURE() << name << ": line " << i + 1 << " differs\n  want: " << w
+                          << "\n  got:  " << g << "\n(RUNTOP_BLESS=1 re-blesses)\nframe:\n"
+                          << r.out;
+            return;
+        }
+    }
+}
+
 inline std::string rank_events(int rank, int steps, int nan_at = -1, int spike_at = -1) {
     std::string bytes;
     testing::FixtureNoise noise(42 + 7919 * static_cast<std::uint64_t>(rank));
@@ -81,31 +110,7 @@ class ViewFixture : public ::testing::Test {
     static void expect_golden(const std::string& name, std::vector<std::string> args) {
         args.insert(args.begin(), "snapshot");
         args.push_back(fixture());
-        auto r = run_runtop(args);
-        ASSERT_EQ(r.exit_code, 0) << r.err;
-        const std::string path = golden_dir() + "/" + name + ".txt";
-        const char* bless = std::getenv("RUNTOP_BLESS");
-        if (bless && std::string(bless) == "1") {
-            testing::make_dirs(golden_dir());
-            testing::write_file(path, r.out);
-            std::printf("blessed %s\n", path.c_str());
-            return;
-        }
-        ASSERT_TRUE(std::filesystem::exists(path))
-            << path << " is missing: run the test with RUNTOP_BLESS=1 to write it";
-        const std::string expected = testing::read_file(path);
-        if (r.out == expected) return;
-        const auto got = testing::split_lines(r.out), want = testing::split_lines(expected);
-        for (std::size_t i = 0; i < std::max(got.size(), want.size()); ++i) {
-            const std::string g = i < got.size() ? got[i] : "<none>";
-            const std::string w = i < want.size() ? want[i] : "<none>";
-            if (g != w) {
-                ADD_FAILURE() << name << ": line " << i + 1 << " differs\n  want: " << w
-                              << "\n  got:  " << g << "\n(RUNTOP_BLESS=1 re-blesses)\nframe:\n"
-                              << r.out;
-                return;
-            }
-        }
+        expect_golden_output(name, run_runtop(args));
     }
 
     // Every frame of `view` at these sizes is exactly the canvas (rows, and columns by display

@@ -230,4 +230,66 @@ long local_utc_offset(double unix_time) {
     return tm.tm_gmtoff;
 }
 
+std::vector<LegendKey> mark_keys(const std::vector<ChartMarker>& markers, GlyphTier tier,
+                                 bool clipped, bool log_non_positive) {
+    const Marks& mk = marks(tier);
+    const bool ascii = tier == GlyphTier::kAscii;
+    bool nan = false, restart = false, alert = false, warn = false;
+    for (const ChartMarker& m : markers) {
+        nan |= m.nan;
+        restart |= m.restart;
+        alert |= m.anomaly == 2;
+        warn |= m.anomaly == 1;
+    }
+    std::vector<LegendKey> keys;
+    if (alert) keys.push_back({mk.alert, "alert", {Role::kAlert, true}});
+    if (warn) keys.push_back({mk.warn, "warn", {Role::kWarn, true}});
+    if (nan) keys.push_back({mk.nan, "nan/inf", {Role::kNan, true}});
+    if (restart) keys.push_back({mk.restart, "restart", {Role::kAccent, true}});
+    if (clipped) keys.push_back({mk.clipped_up, "clipped", {Role::kWarn, true}});
+    if (log_non_positive)
+        keys.push_back({mk.clipped_down, ascii ? "<=0" : "≤0", {Role::kWarn, true}});
+    return keys;
+}
+
+int legend_keys_width(const std::vector<LegendKey>& keys) {
+    int w = 0;
+    for (const LegendKey& k : keys) w += (k.mark ? 2 : 0) + display_width(k.text) + 2;
+    return w;
+}
+
+void draw_legend_keys(Canvas& canvas, int x, int y, const std::vector<LegendKey>& keys) {
+    for (const LegendKey& k : keys) {
+        if (k.mark) {
+            canvas.put(x, y, k.mark, k.style);
+            x += 2;
+        }
+        x += canvas.text(x, y, k.text, k.mark ? Style{Role::kDim} : k.style) + 2;
+    }
+}
+
+bool clipped_range(std::vector<double>& values, const SparkRange& full, SparkRange& out) {
+    if (values.size() < 5) return false;
+    auto quantile = [&](double q) {
+        const auto i = static_cast<std::ptrdiff_t>(q * static_cast<double>(values.size() - 1));
+        std::nth_element(values.begin(), values.begin() + i, values.end());
+        return values[static_cast<std::size_t>(i)];
+    };
+    const double p1 = quantile(0.01), p99 = quantile(0.99);
+    SparkRange r = full;
+    if (full.log) {
+        const double a = std::log(p1), b = std::log(p99);
+        const double pad = b > a ? 0.1 * (b - a) : std::log(2.0);
+        r.lo = std::max(full.lo, std::exp(a - pad));
+        r.hi = std::min(full.hi, std::exp(b + pad));
+    } else {
+        const double pad = p99 > p1 ? 0.1 * (p99 - p1) : (p1 == 0 ? 1 : std::fabs(p1) / 10);
+        r.lo = std::max(full.lo, p1 - pad);
+        r.hi = std::min(full.hi, p99 + pad);
+    }
+    if (!(r.hi > r.lo)) return false;
+    out = r;
+    return true;
+}
+
 }  // namespace runtop::ui

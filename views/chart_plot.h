@@ -113,6 +113,34 @@ void plot_line(DotGrid& grid, const SparkRange& range, int n, Extent&& extent, i
     }
 }
 
+// What a column of a chart marks on the row above its plot.
+struct ChartMarker {
+    bool nan = false;
+    bool restart = false;
+    int anomaly = 0;  // 0 none, 1 warn, 2 alert
+};
+
+// One key of a chart's legend: a mark and what it means (mark 0: the text alone, in `style`).
+struct LegendKey {
+    char32_t mark = 0;
+    std::string text;
+    Style style;
+};
+// The keys of the marks on a chart, in this order: alert, warn, nan/inf, restart (those the
+// markers have), clipped (`clipped`: values outside a clipped y range), <=0 (`log_non_positive`:
+// values at or below 0 on a log scale).
+std::vector<LegendKey> mark_keys(const std::vector<ChartMarker>& markers, GlyphTier tier,
+                                 bool clipped, bool log_non_positive);
+// The columns `keys` take, two apart.
+int legend_keys_width(const std::vector<LegendKey>& keys);
+// Draws `keys` on row y from column x: each mark in its style, its text dim.
+void draw_legend_keys(Canvas& canvas, int x, int y, const std::vector<LegendKey>& keys);
+
+// The y range without outliers (the `o` key): from the 1st to the 99th percentile of `values`
+// (reordered), padded by a tenth of the span (in log space on a log scale), inside `full`;
+// false when there are fewer than 5 values or the range would be empty.
+bool clipped_range(std::vector<double>& values, const SparkRange& full, SparkRange& out);
+
 // About `max_ticks` (at least 2) round values (1, 2 or 5 times a power of ten apart) inside
 // [lo, hi], ascending. Empty when the range is empty or not finite.
 std::vector<double> nice_ticks(double lo, double hi, int max_ticks);

@@ -129,25 +129,8 @@ void y_range(CompareChart& ch, const DetailState& state) {
     for (const ColumnSummary& c : all)
         for (double v : {c.min, c.max})
             if (!full.log || v > 0) values.push_back(v);
-    if (values.size() < 5) return;
-    auto quantile = [&](double q) {
-        const auto i = static_cast<std::ptrdiff_t>(q * static_cast<double>(values.size() - 1));
-        std::nth_element(values.begin(), values.begin() + i, values.end());
-        return values[static_cast<std::size_t>(i)];
-    };
-    const double p1 = quantile(0.01), p99 = quantile(0.99);
-    SparkRange r = full;
-    if (full.log) {
-        const double a = std::log(p1), b = std::log(p99);
-        const double pad = b > a ? 0.1 * (b - a) : std::log(2.0);
-        r.lo = std::max(full.lo, std::exp(a - pad));
-        r.hi = std::min(full.hi, std::exp(b + pad));
-    } else {
-        const double pad = p99 > p1 ? 0.1 * (p99 - p1) : (p1 == 0 ? 1 : std::fabs(p1) / 10);
-        r.lo = std::max(full.lo, p1 - pad);
-        r.hi = std::min(full.hi, p99 + pad);
-    }
-    if (!(r.hi > r.lo)) return;
+    SparkRange r;
+    if (!clipped_range(values, full, r)) return;
     ch.range = r;
     for (const SideColumns& d : ch.data)
         for (const LineColumn& c : d.raw)

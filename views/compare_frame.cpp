@@ -16,12 +16,6 @@
 namespace runtop::ui {
 namespace {
 
-struct Marker {
-    bool nan = false;
-    bool restart = false;
-    int anomaly = 0;  // 0 none, 1 warn, 2 alert
-};
-
 Role side_role(const CompareChart& ch, int k) {
     return series_role(ch.side(k).colour);
 }
@@ -163,10 +157,10 @@ void draw_plot(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
             }
 }
 
-std::vector<Marker> axis_markers(const ViewModel& model, const DetailState& state,
-                                 const CompareChart& ch) {
+std::vector<ChartMarker> axis_markers(const ViewModel& model, const DetailState& state,
+                                      const CompareChart& ch) {
     const DetailGeometry& g = ch.g;
-    std::vector<Marker> m(static_cast<std::size_t>(g.plot_w));
+    std::vector<ChartMarker> m(static_cast<std::size_t>(g.plot_w));
     for (int k = 0; k < 2; ++k) {
         const SideColumns& d = ch.data[k];
         for (int c = 0; c < g.columns && c < static_cast<int>(d.nonfinite.size()); ++c)
@@ -238,7 +232,7 @@ std::string x_label(const CompareChart& ch, std::int64_t x) {
 }
 
 void draw_axes(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
-               const std::vector<Marker>& markers) {
+               const std::vector<ChartMarker>& markers) {
     const CompareChartLayout& l = ch.layout;
     const DetailGeometry& g = ch.g;
     const bool ascii = model.ascii();
@@ -268,7 +262,7 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
     canvas.put(l.plot_x + cur, l.axis_y, ascii ? U'+' : U'┴', {Role::kAccent, true});
     const Marks& mk = marks(model.glyphs());
     for (int x = 0; x < g.plot_w; ++x) {
-        const Marker& m = markers[static_cast<std::size_t>(x)];
+        const ChartMarker& m = markers[static_cast<std::size_t>(x)];
         if (m.nan)
             canvas.put(l.plot_x + x, l.axis_y, mk.nan, {Role::kNan, true});
         else if (m.restart)
@@ -327,11 +321,7 @@ void draw_title(Canvas& canvas, const ViewModel& model, const DetailState& state
             end = w - rw - 2;
         }
     }
-    struct Seg {
-        std::string text;
-        Style style;
-    };
-    std::vector<Seg> segs;
+    std::vector<Piece> segs;
     std::string head = "compare: " + state.tag + (ascii ? " - " : " — ") + cmp.run_a + " vs " +
                        cmp.run_b + ", " +
                        (cmp.mean              ? std::string("cross-rank mean")
@@ -352,13 +342,9 @@ void draw_title(Canvas& canvas, const ViewModel& model, const DetailState& state
         segs.push_back({state.smoothing > 0 ? fmt::format("smooth {}", short_value(state.smoothing))
                                             : std::string("raw"),
                         {Role::kDim}});
-        if (state.log_y) {
-            std::string t = ch.log_empty ? "log-Y: nothing > 0" : "log-Y";
-            if (ch.non_positive > 0)
-                t += " (" + short_step(static_cast<std::int64_t>(ch.non_positive)) +
-                     (ascii ? " <=0" : " ≤0") + " at bottom)";
-            segs.push_back({t, {Role::kAccent, true}});
-        }
+        if (state.log_y)
+            segs.push_back(
+                {log_y_text(ch.log_empty, ch.non_positive, ascii), {Role::kAccent, true}});
         if (state.clip_outliers)
             segs.push_back(
                 {fmt::format("clipped {}", short_step(static_cast<std::int64_t>(ch.clipped))),
@@ -370,55 +356,26 @@ void draw_title(Canvas& canvas, const ViewModel& model, const DetailState& state
                     live |= rs->live && !rs->stalled;
         if (live) segs.push_back({"following", {Role::kOk}});
     }
-    int x = 0;
-    for (std::size_t i = 0; i < segs.size(); ++i) {
-        if (x >= end) break;
-        const std::string text =
-            i == 0 ? fit(segs[i].text, std::max(1, end - x), ascii) : segs[i].text;
-        if (i > 0 && x + display_width(text) > end) break;
-        x += canvas.text(x, 0, text, segs[i].style, end - x);
-        x += 2;
-    }
+    draw_pieces(canvas, 0, 0, std::max(1, end), segs, ascii);
 }
 
 void draw_legend(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
-                 const std::vector<Marker>& markers) {
+                 const std::vector<ChartMarker>& markers) {
     const CompareChartLayout& l = ch.layout;
     if (l.legend_y < 0) return;
     const bool ascii = model.ascii();
     const int w = l.panel_x >= 0 ? l.panel_x - 1 : canvas.width();
-    const Marks& mk = marks(model.glyphs());
-    bool nan = false, restart = false, alert = false, warn = false;
-    for (const Marker& m : markers) {
-        nan |= m.nan;
-        restart |= m.restart;
-        alert |= m.anomaly == 2;
-        warn |= m.anomaly == 1;
-    }
-    struct Key {
-        char32_t mark;  // 0: none
-        std::string text;
-        Style style;
-    };
-    std::vector<Key> keys;
+    std::vector<LegendKey> keys;
     if (ch.divergence)
         keys.push_back({divergence_mark(model.glyphs()),
                         "diverges at " + short_step(ch.divergence->a.step),
                         {Role::kAlert, true}});
     else
         keys.push_back({0, "no divergence", {Role::kOk}});
-    if (alert) keys.push_back({mk.alert, "alert", {Role::kAlert, true}});
-    if (warn) keys.push_back({mk.warn, "warn", {Role::kWarn, true}});
-    if (nan) keys.push_back({mk.nan, "nan/inf", {Role::kNan, true}});
-    if (restart) keys.push_back({mk.restart, "restart", {Role::kAccent, true}});
-    if (ch.clip && ch.clipped > 0) keys.push_back({mk.clipped_up, "clipped", {Role::kWarn, true}});
-    if (ch.range.log && ch.non_positive > 0)
-        keys.push_back({mk.clipped_down, ascii ? "<=0" : "≤0", {Role::kWarn, true}});
-    auto key_width = [&] {
-        int kw = 0;
-        for (const Key& k : keys) kw += (k.mark ? 2 : 0) + display_width(k.text) + 2;
-        return kw;
-    };
+    for (LegendKey& k : mark_keys(markers, model.glyphs(), ch.clip && ch.clipped > 0,
+                                  ch.range.log && ch.non_positive > 0))
+        keys.push_back(std::move(k));
+    auto key_width = [&] { return legend_keys_width(keys); };
     // Left: the two runs in their colours, the front one reversed (and bold).
     const std::string line = ascii ? "-" : "━";
     int series_w = 0;
@@ -437,14 +394,7 @@ void draw_legend(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
                         {role, front, front});
         x += 2;
     }
-    int kx = w - key_width() + 2;
-    for (const Key& k : keys) {
-        if (k.mark) {
-            canvas.put(kx, l.legend_y, k.mark, k.style);
-            kx += 2;
-        }
-        kx += canvas.text(kx, l.legend_y, k.text, k.mark ? Style{Role::kDim} : k.style) + 2;
-    }
+    draw_legend_keys(canvas, w - key_width() + 2, l.legend_y, keys);
 }
 
 std::string status_hint(int w) {
@@ -481,7 +431,7 @@ void draw_compare_frame(Canvas& canvas, const ViewModel& model, const DetailStat
         draw_status(canvas, model, status_hint(canvas.width()));
         return;
     }
-    const std::vector<Marker> markers = axis_markers(model, state, ch);
+    const std::vector<ChartMarker> markers = axis_markers(model, state, ch);
     draw_plot(canvas, model, ch, !state.cursor && ch.g.cursor >= ch.g.data_hi);
     const CompareChartLayout& l = ch.layout;
     if (l.strip_y >= 0) {

@@ -58,21 +58,11 @@ void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailStat
     const CompareReadout& r = ch.readout;
     const CompareDetail& cmp = *state.compare;
     const bool ascii = model.ascii();
-    const int sep = l.panel_x;
-    const int top = 1, bottom = l.status_y;  // rows [top, bottom)
-    for (int y = top; y < bottom; ++y) canvas.put(sep, y, ascii ? U'|' : U'│', {Role::kBorder});
-    const int x = sep + 2;
-    const int w = canvas.width() - x;
-    int y = top;
-    auto line = [&](const std::string& left, Style ls, const std::string& right, Style rs) {
-        if (y >= bottom) return;
-        canvas.fill(x, y, w, 1, U' ');
-        const int rw = display_width(right);
-        canvas.text(x, y, fit(left, std::max(0, w - rw - 1), ascii), ls);
-        if (!right.empty()) canvas.text_right(x + w, y, fit(right, w, ascii), rs);
-        ++y;
+    PanelRows panel(canvas, l.panel_x, 1, l.status_y, ascii);
+    auto line = [&panel](const std::string& left, Style ls, const std::string& right, Style rs) {
+        panel.line(left, ls, right, rs);
     };
-    auto gap = [&] { y += y < bottom; };
+    auto gap = [&panel] { panel.gap(); };
     const Style dim{Role::kDim};
     const Style title{Role::kTitle, true};
     line("CURSOR", title, "", {});

@@ -35,29 +35,6 @@ constexpr int kOnlyFrom = 12;     // ... and the "only in" lines
 constexpr int kPreviewFrom = 12;  // spare rows from which the selected tag's chart is drawn
 constexpr int kPreviewWidth = 60;
 
-// Text pieces one after the other; a piece that does not fit whole ends the line (fitted when
-// it is the first).
-struct Piece {
-    std::string text;
-    Style style;
-    int gap = 2;  // columns before it
-};
-void draw_pieces(Canvas& canvas, int x, int y, int end, const std::vector<Piece>& pieces,
-                 bool ascii) {
-    bool first = true;
-    for (const Piece& p : pieces) {
-        const int at = first ? x : x + p.gap;
-        const int room = end - at;
-        const int w = display_width(p.text);
-        if (w > room) {
-            if (first || room >= 8) canvas.text(at, y, fit(p.text, room, ascii), p.style);
-            return;
-        }
-        x = at + canvas.text(at, y, p.text, p.style);
-        first = false;
-    }
-}
-
 Style run_style(const ViewModel& model, const std::string& run, bool bold = false) {
     const int colour = model.run_colour(run);
     return {colour < 0 ? Role::kText : series_role(colour), bold};
@@ -158,13 +135,6 @@ Table table_columns(const CompareRows& rows, const CompareLayout& l, int width, 
 }
 
 // --- the lines around the table
-
-int pieces_width(const std::vector<Piece>& pieces) {
-    int w = 0;
-    for (std::size_t i = 0; i < pieces.size(); ++i)
-        w += (i > 0 ? pieces[i].gap : 0) + display_width(pieces[i].text);
-    return w;
-}
 
 // The title: the runs, how they are compared, and the verdict. The verdict is what the view is
 // for, so on a narrow canvas the description of the options shortens, then goes, before the

@@ -200,25 +200,8 @@ void compute(Chart& ch, const ViewModel& model, const DetailState& state, bool s
                 if (!full.log || v > 0) values.push_back(v);
         }
     }
-    if (values.size() < 5) return;
-    auto quantile = [&](double q) {
-        const auto i = static_cast<std::ptrdiff_t>(q * static_cast<double>(values.size() - 1));
-        std::nth_element(values.begin(), values.begin() + i, values.end());
-        return values[static_cast<std::size_t>(i)];
-    };
-    const double p1 = quantile(0.01), p99 = quantile(0.99);
-    SparkRange r = full;
-    if (full.log) {
-        const double a = std::log(p1), b = std::log(p99);
-        const double pad = b > a ? 0.1 * (b - a) : std::log(2.0);
-        r.lo = std::max(full.lo, std::exp(a - pad));
-        r.hi = std::min(full.hi, std::exp(b + pad));
-    } else {
-        const double pad = p99 > p1 ? 0.1 * (p99 - p1) : (p1 == 0 ? 1 : std::fabs(p1) / 10);
-        r.lo = std::max(full.lo, p1 - pad);
-        r.hi = std::min(full.hi, p99 + pad);
-    }
-    if (!(r.hi > r.lo)) return;
+    SparkRange r;
+    if (!clipped_range(values, full, r)) return;
     ch.range = r;
     if (exact) {
         for (const SeriesData& sd : ch.series) {
@@ -327,12 +310,6 @@ Chart build_chart(const ViewModel& model, const DetailState& state, int w, int h
 
 // --- drawing -----------------------------------------------------------------------------
 
-struct Marker {
-    bool nan = false;
-    bool restart = false;
-    int anomaly = 0;  // 0 none, 1 warn, 2 alert
-};
-
 void draw_plot(Canvas& canvas, const ViewModel& model, const Chart& ch, bool following_cursor) {
     const Layout& l = ch.layout;
     const DetailGeometry& g = ch.g;
@@ -433,9 +410,9 @@ void draw_plot(Canvas& canvas, const ViewModel& model, const Chart& ch, bool fol
     }
 }
 
-std::vector<Marker> axis_markers(const ViewModel& model, const Chart& ch) {
+std::vector<ChartMarker> axis_markers(const ViewModel& model, const Chart& ch) {
     const DetailGeometry& g = ch.g;
-    std::vector<Marker> m(static_cast<std::size_t>(g.plot_w));
+    std::vector<ChartMarker> m(static_cast<std::size_t>(g.plot_w));
     for (const SeriesData& sd : ch.series) {
         for (int c = 0; c < g.columns; ++c) {
             const ColumnSummary& col = sd.cols[static_cast<std::size_t>(c)];
@@ -556,7 +533,7 @@ std::vector<Tick> x_ticks(const ViewModel& model, const Chart& ch, XAxis mode) {
 }
 
 void draw_axes(Canvas& canvas, const ViewModel& model, const Chart& ch, const DetailState& state,
-               const Reading& reading, const std::vector<Marker>& markers) {
+               const Reading& reading, const std::vector<ChartMarker>& markers) {
     const Layout& l = ch.layout;
     const DetailGeometry& g = ch.g;
     const bool ascii = model.ascii();
@@ -586,7 +563,7 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const Chart& ch, const De
     canvas.put(l.plot_x + cur, l.axis_y, ascii ? U'+' : U'┴', {Role::kAccent, true});
     const Marks& mk = marks(model.glyphs());
     for (int x = 0; x < g.plot_w; ++x) {
-        const Marker& m = markers[static_cast<std::size_t>(x)];
+        const ChartMarker& m = markers[static_cast<std::size_t>(x)];
         if (m.nan)
             canvas.put(l.plot_x + x, l.axis_y, mk.nan, {Role::kNan, true});
         else if (m.restart)
@@ -644,11 +621,7 @@ void draw_title(Canvas& canvas, const ViewModel& model, const Chart& ch, const D
             end = w - rw - 2;
         }
     }
-    struct Seg {
-        std::string text;
-        Style style;
-    };
-    std::vector<Seg> segs;
+    std::vector<Piece> segs;
     segs.push_back({state.tag, {Role::kTitle, true}});
     if (ch.group && g.has_data) {
         segs.push_back({count_text(model, ch.group->series), {Role::kDim}});
@@ -670,13 +643,9 @@ void draw_title(Canvas& canvas, const ViewModel& model, const Chart& ch, const D
         segs.push_back({win, {Role::kText}});
         segs.push_back(
             {state.smoothing > 0 ? smoothing_text(state.smoothing) : "raw", {Role::kDim}});
-        if (state.log_y) {
-            std::string t = ch.log_empty ? "log-Y: nothing > 0" : "log-Y";
-            if (ch.non_positive > 0)
-                t += " (" + short_step(static_cast<std::int64_t>(ch.non_positive)) +
-                     (ascii ? " <=0" : " ≤0") + " at bottom)";
-            segs.push_back({t, {Role::kAccent, true}});
-        }
+        if (state.log_y)
+            segs.push_back(
+                {log_y_text(ch.log_empty, ch.non_positive, ascii), {Role::kAccent, true}});
         if (state.clip_outliers)
             segs.push_back(
                 {fmt::format("clipped {}{}", short_step(static_cast<std::int64_t>(ch.clipped)),
@@ -689,47 +658,19 @@ void draw_title(Canvas& canvas, const ViewModel& model, const Chart& ch, const D
                     live |= rs->live && !rs->stalled;
         if (live) segs.push_back({"following", {Role::kOk}});
     }
-    int x = 0;
-    for (std::size_t i = 0; i < segs.size(); ++i) {
-        if (x >= end) break;
-        const std::string text =
-            i == 0 ? fit(segs[i].text, std::max(1, end - x), ascii) : segs[i].text;
-        if (i > 0 && x + display_width(text) > end) break;
-        x += canvas.text(x, 0, text, segs[i].style, end - x);
-        x += 2;
-    }
+    draw_pieces(canvas, 0, 0, std::max(1, end), segs, ascii);
 }
 
 void draw_legend(Canvas& canvas, const ViewModel& model, const Chart& ch,
-                 const std::vector<Marker>& markers) {
+                 const std::vector<ChartMarker>& markers) {
     const Layout& l = ch.layout;
     if (l.legend_y < 0) return;
     const bool ascii = model.ascii();
     const int w = l.panel_x >= 0 ? l.panel_x - 1 : canvas.width();
     // Right: the key of the marks that are on the chart.
-    const Marks& mk = marks(model.glyphs());
-    bool nan = false, restart = false, alert = false, warn = false;
-    for (const Marker& m : markers) {
-        nan |= m.nan;
-        restart |= m.restart;
-        alert |= m.anomaly == 2;
-        warn |= m.anomaly == 1;
-    }
-    struct Key {
-        char32_t mark;
-        std::string text;
-        Style style;
-    };
-    std::vector<Key> keys;
-    if (alert) keys.push_back({mk.alert, "alert", {Role::kAlert, true}});
-    if (warn) keys.push_back({mk.warn, "warn", {Role::kWarn, true}});
-    if (nan) keys.push_back({mk.nan, "nan/inf", {Role::kNan, true}});
-    if (restart) keys.push_back({mk.restart, "restart", {Role::kAccent, true}});
-    if (ch.clip && ch.clipped > 0) keys.push_back({mk.clipped_up, "clipped", {Role::kWarn, true}});
-    if (ch.range.log && ch.non_positive > 0)
-        keys.push_back({mk.clipped_down, ascii ? "<=0" : "≤0", {Role::kWarn, true}});
-    int key_w = 0;
-    for (const Key& k : keys) key_w += 2 + display_width(k.text) + 2;
+    std::vector<LegendKey> keys = mark_keys(markers, model.glyphs(), ch.clip && ch.clipped > 0,
+                                            ch.range.log && ch.non_positive > 0);
+    const int key_w = legend_keys_width(keys);
     // Left: the series in their colours, the front one reversed.
     int x = 0;
     const std::string line = ascii ? "-" : "━";
@@ -756,12 +697,7 @@ void draw_legend(Canvas& canvas, const ViewModel& model, const Chart& ch,
         x += canvas.text(x, l.legend_y, sd.label, {role, front, front});
         x += 2;
     }
-    int kx = w - key_w + 2;
-    for (const Key& k : keys) {
-        canvas.put(kx, l.legend_y, k.mark, k.style);
-        kx += 2;
-        kx += canvas.text(kx, l.legend_y, k.text, {Role::kDim}) + 2;
-    }
+    draw_legend_keys(canvas, w - key_w + 2, l.legend_y, keys);
 }
 
 // One rank's value at the reading step.
@@ -865,19 +801,11 @@ void draw_panel(Canvas& canvas, const ViewModel& model, const Chart& ch, const D
                 const Reading& reading) {
     const Layout& l = ch.layout;
     const bool ascii = model.ascii();
-    const int sep = l.panel_x;
-    const int top = 1, bottom = l.status_y;  // rows [top, bottom)
-    for (int y = top; y < bottom; ++y) canvas.put(sep, y, ascii ? U'|' : U'│', {Role::kBorder});
-    const int x = sep + 2;
-    const int w = canvas.width() - x;
-    int y = top;
-    auto line = [&](const std::string& left, Style ls, const std::string& right, Style rs) {
-        if (y >= bottom) return;
-        canvas.fill(x, y, w, 1, U' ');
-        const int rw = display_width(right);
-        canvas.text(x, y, fit(left, std::max(0, w - rw - 1), ascii), ls);
-        if (!right.empty()) canvas.text_right(x + w, y, fit(right, w, ascii), rs);
-        ++y;
+    PanelRows panel(canvas, l.panel_x, 1, l.status_y, ascii);
+    const int bottom = panel.bottom;
+    int& y = panel.y;
+    auto line = [&panel](const std::string& left, Style ls, const std::string& right, Style rs) {
+        panel.line(left, ls, right, rs);
     };
     const Style dim{Role::kDim};
     const SeriesData& f = ch.series[ch.focus];
@@ -1122,7 +1050,7 @@ void draw_detail(Canvas& canvas, const ViewModel& model, const DetailState& stat
         return;
     }
     const Reading reading = read_front(model, ch, state.smoothing);
-    const std::vector<Marker> markers = axis_markers(model, ch);
+    const std::vector<ChartMarker> markers = axis_markers(model, ch);
     draw_plot(canvas, model, ch, !state.cursor && ch.g.cursor >= ch.g.data_hi);
     draw_axes(canvas, model, ch, state, reading, markers);
     draw_legend(canvas, model, ch, markers);

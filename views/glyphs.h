@@ -22,10 +22,10 @@ GlyphTier choose_glyph_tier(bool ascii_flag, std::string_view glyphs_option,
 
 // Markers that must read without colour. Unicode tiers: × ▲ △ ↺ ↑ ↓ …; ascii: ! * + R ^ v ~.
 struct Marks {
-    char32_t nan;       // a NaN/Inf point or column
-    char32_t alert;     // an alert badge
+    char32_t nan;    // a NaN/Inf point or column
+    char32_t alert;  // an alert badge
     char32_t warn;
-    char32_t restart;   // a restart marker on a chart's x axis
+    char32_t restart;                   // a restart marker on a chart's x axis
     char32_t clipped_up, clipped_down;  // a point beyond a clipped y range
     char32_t ellipsis;
 };

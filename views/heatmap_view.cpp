@@ -132,28 +132,6 @@ HeatCell classify(const ColumnSummary& c, const Ramp& r) {
     return {CellKind::kLevel, r.level(c.mean)};
 }
 
-// Text pieces one after the other; a piece that does not fit whole ends the line.
-struct Piece {
-    std::string text;
-    Style style;
-    int gap = 2;  // columns before it
-};
-int draw_pieces(Canvas& canvas, int x, int y, int end, const std::vector<Piece>& pieces,
-                bool ascii) {
-    bool first = true;
-    for (const Piece& p : pieces) {
-        const int at = first ? x : x + p.gap;
-        const int room = end - at;
-        if (display_width(p.text) > room) {
-            if (first || room >= 8) canvas.text(at, y, fit(p.text, room, ascii), p.style);
-            return end;
-        }
-        x = at + canvas.text(at, y, p.text, p.style);
-        first = false;
-    }
-    return x;
-}
-
 // Everything a frame needs: the geometry and the page's columns.
 struct Frame {
     HeatmapLayout l;

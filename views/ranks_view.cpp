@@ -36,7 +36,6 @@ constexpr int kSparkDev = 9;
 constexpr int kReadoutFrom = 8;
 constexpr int kLegendFrom = 10;
 
-
 // "r3", or "job:r3" when the columns span runs; a run without ranks by its name.
 std::string column_name(const RunRank& rr, bool many_runs) {
     if (rr.rank == kNoRank) return rr.run.empty() ? "no rank" : short_run(rr.run);
@@ -172,29 +171,6 @@ std::string_view level_words(CellLevel level) {
             return "not a number";
     }
     return "";
-}
-
-// Text pieces drawn one after the other, two columns apart; a piece that does not fit whole
-// ends the line (fitted when it is the first).
-struct Piece {
-    std::string text;
-    Style style;
-    int gap = 2;  // columns before it
-};
-void draw_pieces(Canvas& canvas, int x, int y, int end, const std::vector<Piece>& pieces,
-                 bool ascii) {
-    bool first = true;
-    for (const Piece& p : pieces) {
-        const int at = first ? x : x + p.gap;
-        const int room = end - at;
-        const int w = display_width(p.text);
-        if (w > room) {
-            if (first || room >= 8) canvas.text(at, y, fit(p.text, room, ascii), p.style);
-            return;
-        }
-        x = at + canvas.text(at, y, p.text, p.style);
-        first = false;
-    }
 }
 
 // Everything a frame needs: the geometry (what handle and click use too) and the page's data.

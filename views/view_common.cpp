@@ -103,6 +103,53 @@ bool move_in_table(Action action, int& row, int& column, int rows, int page_rows
     }
 }
 
+int draw_pieces(Canvas& canvas, int x, int y, int end, const std::vector<Piece>& pieces,
+                bool ascii) {
+    bool first = true;
+    for (const Piece& p : pieces) {
+        const int at = first ? x : x + p.gap;
+        const int room = end - at;
+        if (display_width(p.text) > room) {
+            if (first || room >= 8) canvas.text(at, y, fit(p.text, room, ascii), p.style);
+            return end;
+        }
+        x = at + canvas.text(at, y, p.text, p.style);
+        first = false;
+    }
+    return x;
+}
+
+int pieces_width(const std::vector<Piece>& pieces) {
+    int w = 0;
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+        w += (i > 0 ? pieces[i].gap : 0) + display_width(pieces[i].text);
+    return w;
+}
+
+PanelRows::PanelRows(Canvas& c, int sep, int top, int bottom_row, bool ascii_text)
+    : canvas(c), x(sep + 2), w(c.width() - sep - 2), y(top), bottom(bottom_row), ascii(ascii_text) {
+    for (int row = top; row < bottom; ++row)
+        canvas.put(sep, row, ascii ? U'|' : U'│', {Role::kBorder});
+}
+
+void PanelRows::line(const std::string& left, Style left_style, const std::string& right,
+                     Style right_style) {
+    if (y >= bottom) return;
+    canvas.fill(x, y, w, 1, U' ');
+    const int rw = display_width(right);
+    canvas.text(x, y, fit(left, std::max(0, w - rw - 1), ascii), left_style);
+    if (!right.empty()) canvas.text_right(x + w, y, fit(right, w, ascii), right_style);
+    ++y;
+}
+
+std::string log_y_text(bool nothing_positive, std::uint64_t non_positive, bool ascii) {
+    std::string t = nothing_positive ? "log-Y: nothing > 0" : "log-Y";
+    if (non_positive > 0)
+        t += " (" + short_step(static_cast<std::int64_t>(non_positive)) + (ascii ? " <=0" : " ≤0") +
+             " at bottom)";
+    return t;
+}
+
 bool too_small(const Canvas& canvas) {
     return canvas.width() < kMinWidth || canvas.height() < kMinHeight;
 }

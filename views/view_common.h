@@ -2,6 +2,7 @@
 // alert badges.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,37 @@ namespace runtop::ui {
 inline constexpr int kMinWidth = 20;
 inline constexpr int kMinHeight = 6;
 bool too_small(const Canvas& canvas);
+
+// A line of text pieces drawn one after the other (titles, readouts).
+struct Piece {
+    std::string text;
+    Style style;
+    int gap = 2;  // columns before it
+};
+// Draws `pieces` on row y from x, up to column `end`: a piece that does not fit whole ends the
+// line (fitted when it is the first, or when 8 columns or more are left). Returns the column
+// after the last piece drawn (`end` when one was cut).
+int draw_pieces(Canvas& canvas, int x, int y, int end, const std::vector<Piece>& pieces,
+                bool ascii);
+// The columns `pieces` take drawn whole.
+int pieces_width(const std::vector<Piece>& pieces);
+
+// The charts' readout panel at the right of the plot: a rule in column `sep` over rows
+// [top, bottom), and lines from column sep + 2 to the edge, each a left text and a right-aligned
+// one (the left cut first). `y` is the next line; lines past `bottom` are not drawn.
+struct PanelRows {
+    PanelRows(Canvas& canvas, int sep, int top, int bottom, bool ascii);
+    void line(const std::string& left, Style left_style, const std::string& right,
+              Style right_style);
+    void gap() { y += y < bottom; }  // an empty line
+    Canvas& canvas;
+    int x, w, y, bottom;
+    bool ascii;
+};
+
+// The charts' title piece for log-Y: "log-Y", "log-Y: nothing > 0" when no value is positive,
+// and how many values at or below 0 are drawn at the bottom.
+std::string log_y_text(bool nothing_positive, std::uint64_t non_positive, bool ascii);
 // "too small" and the sizes, centred, each line fitted to the canvas.
 void draw_too_small(Canvas& canvas, std::string_view view_name);
 
