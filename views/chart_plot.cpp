@@ -292,4 +292,53 @@ bool clipped_range(std::vector<double>& values, const SparkRange& full, SparkRan
     return true;
 }
 
+ChartLayout make_chart_layout(int w, int h, int ylabel_w, bool delta_strip) {
+    constexpr int kPanelWidth = 26;  // the readout at the right, separator included
+    constexpr int kMinPlotWithPanel = 40;
+    ChartLayout l;
+    l.status_y = h - 1;
+    const bool labels = h >= 8;
+    const bool marks = h >= 9;
+    const bool legend = h >= 11;
+    l.ylabel_w = w >= 30 ? ylabel_w : 0;
+    const int plot_x = l.ylabel_w + 1;
+    const bool panel = w - kPanelWidth - plot_x - 1 >= kMinPlotWithPanel && h >= 10;
+    const bool bottom = !panel && h >= 16;
+    l.marks_y = marks ? 1 : -1;
+    l.plot_x = plot_x;
+    l.plot_y = marks ? 2 : 1;
+    l.panel_x = panel ? w - kPanelWidth : -1;
+    l.plot_w = std::max(1, (panel ? l.panel_x - 1 : w - 1) - plot_x);
+    const int below = 1 + (labels ? 1 : 0) + (legend ? 1 : 0) + (bottom ? 2 : 0);
+    const int rows = std::max(1, l.status_y - l.plot_y - below);
+    l.strip_rows = delta_strip && rows >= 10 ? std::clamp(rows / 6, 2, 4) : 0;
+    l.plot_h = rows - (l.strip_rows > 0 ? l.strip_rows + 1 : 0);
+    l.strip_y = l.strip_rows > 0 ? l.plot_y + l.plot_h : -1;
+    l.axis_y = l.plot_y + rows;
+    int y = l.axis_y + 1;
+    if (labels) l.labels_y = y++;
+    if (legend) l.legend_y = y++;
+    if (bottom) {
+        l.bottom_y = y;
+        l.bottom_h = 2;
+    }
+    return l;
+}
+
+void draw_chart_markers(Canvas& canvas, const ChartLayout& l,
+                        const std::vector<ChartMarker>& markers, GlyphTier tier) {
+    const Marks& mk = marks(tier);
+    const int n = std::min(l.plot_w, static_cast<int>(markers.size()));
+    for (int x = 0; x < n; ++x) {
+        const ChartMarker& m = markers[static_cast<std::size_t>(x)];
+        if (m.nan)
+            canvas.put(l.plot_x + x, l.axis_y, mk.nan, {Role::kNan, true});
+        else if (m.restart)
+            canvas.put(l.plot_x + x, l.axis_y, mk.restart, {Role::kAccent, true});
+        if (m.anomaly != 0 && l.marks_y >= 0)
+            canvas.put(l.plot_x + x, l.marks_y, m.anomaly == 2 ? mk.alert : mk.warn,
+                       {m.anomaly == 2 ? Role::kAlert : Role::kWarn, true});
+    }
+}
+
 }  // namespace runtop::ui

@@ -113,6 +113,25 @@ void plot_line(DotGrid& grid, const SparkRange& range, int n, Extent&& extent, i
     }
 }
 
+// Where the parts of a detail chart go on a w x h canvas: the title (row 0), the marks row, the
+// plot (with y labels at its left), in compare mode a Δ strip under it, the x axis, its labels,
+// the legend, and the readout (a panel at the right when wide enough, else two rows under the
+// legend); the status line is the last row.
+struct ChartLayout {
+    int ylabel_w = 0;  // labels in [0, ylabel_w); the y axis at column ylabel_w
+    int marks_y = -1;  // anomaly (and divergence) marks, the row above the plot
+    int plot_x = 0, plot_y = 1, plot_w = 0, plot_h = 0;
+    int strip_y = -1, strip_rows = 0;  // the Δ strip: its label row, then its rows (0: none)
+    int axis_y = 0;
+    int labels_y = -1;
+    int legend_y = -1;
+    int panel_x = -1;                 // the side readout's separator column (-1: none)
+    int bottom_y = -1, bottom_h = 0;  // the readout under the legend
+    int status_y = 0;
+};
+// `delta_strip`: 2-4 rows of the plot go to a Δ strip when the plot keeps at least 6 rows.
+ChartLayout make_chart_layout(int w, int h, int ylabel_w, bool delta_strip);
+
 // What a column of a chart marks on the row above its plot.
 struct ChartMarker {
     bool nan = false;
@@ -135,6 +154,10 @@ std::vector<LegendKey> mark_keys(const std::vector<ChartMarker>& markers, GlyphT
 int legend_keys_width(const std::vector<LegendKey>& keys);
 // Draws `keys` on row y from column x: each mark in its style, its text dim.
 void draw_legend_keys(Canvas& canvas, int x, int y, const std::vector<LegendKey>& keys);
+// The markers' marks: NaN/Inf (else a restart) on the x axis row, anomalies on the marks row
+// (when the layout has one); one marker per plot column.
+void draw_chart_markers(Canvas& canvas, const ChartLayout& l,
+                        const std::vector<ChartMarker>& markers, GlyphTier tier);
 
 // The y range without outliers (the `o` key): from the 1st to the 99th percentile of `values`
 // (reordered), padded by a tenth of the span (in log space on a log scale), inside `full`;

@@ -18,8 +18,6 @@ namespace runtop::ui {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kPanelWidth = 26;  // the readout at the right, separator included
-constexpr int kMinPlotWithPanel = 40;
 constexpr int kProvisionalLabelWidth = 6;
 constexpr std::int64_t kOpenSpan = 1000;
 
@@ -30,35 +28,7 @@ void widen(LineColumn& c, double v) {
 }
 
 CompareChartLayout make_layout(int w, int h, int ylabel_w) {
-    CompareChartLayout l;
-    l.status_y = h - 1;
-    const bool labels = h >= 8;
-    const bool marks = h >= 9;
-    const bool legend = h >= 11;
-    l.ylabel_w = w >= 30 ? ylabel_w : 0;
-    const int plot_x = l.ylabel_w + 1;
-    const bool panel = w - kPanelWidth - plot_x - 1 >= kMinPlotWithPanel && h >= 10;
-    const bool bottom = !panel && h >= 16;
-    l.marks_y = marks ? 1 : -1;
-    l.plot_x = plot_x;
-    l.plot_y = marks ? 2 : 1;
-    l.panel_x = panel ? w - kPanelWidth : -1;
-    l.plot_w = std::max(1, (panel ? l.panel_x - 1 : w - 1) - plot_x);
-    const int below = 1 + (labels ? 1 : 0) + (legend ? 1 : 0) + (bottom ? 2 : 0);
-    const int rows = std::max(1, l.status_y - l.plot_y - below);
-    // The Δ strip: its label row and 2-4 rows of bars, when the plot keeps at least 6 rows.
-    l.strip_rows = rows >= 10 ? std::clamp(rows / 6, 2, 4) : 0;
-    l.plot_h = rows - (l.strip_rows > 0 ? l.strip_rows + 1 : 0);
-    l.strip_y = l.strip_rows > 0 ? l.plot_y + l.plot_h : -1;
-    l.axis_y = l.plot_y + rows;
-    int y = l.axis_y + 1;
-    if (labels) l.labels_y = y++;
-    if (legend) l.legend_y = y++;
-    if (bottom) {
-        l.bottom_y = y;
-        l.bottom_h = 2;
-    }
-    return l;
+    return make_chart_layout(w, h, ylabel_w, true);
 }
 
 // Summarises a side's points in the window into the chart's columns.

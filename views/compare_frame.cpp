@@ -260,21 +260,7 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
     for (const Tick& t : ticks) canvas.put(l.plot_x + t.x, l.axis_y, ascii ? U'+' : U'┬', dim);
     const int cur = g.cell_of(g.cursor);
     canvas.put(l.plot_x + cur, l.axis_y, ascii ? U'+' : U'┴', {Role::kAccent, true});
-    const Marks& mk = marks(model.glyphs());
-    for (int x = 0; x < g.plot_w; ++x) {
-        const ChartMarker& m = markers[static_cast<std::size_t>(x)];
-        if (m.nan)
-            canvas.put(l.plot_x + x, l.axis_y, mk.nan, {Role::kNan, true});
-        else if (m.restart)
-            canvas.put(l.plot_x + x, l.axis_y, mk.restart, {Role::kAccent, true});
-    }
-    if (l.marks_y >= 0)
-        for (int x = 0; x < g.plot_w; ++x) {
-            const int a = markers[static_cast<std::size_t>(x)].anomaly;
-            if (a == 0) continue;
-            canvas.put(l.plot_x + x, l.marks_y, a == 2 ? mk.alert : mk.warn,
-                       {a == 2 ? Role::kAlert : Role::kWarn, true});
-        }
+    draw_chart_markers(canvas, l, markers, model.glyphs());
     // The first divergence, over everything else on both rows.
     if (ch.divergence && in_window(g, ch.divergence_x)) {
         const int x = l.plot_x + g.cell_of(ch.divergence_x);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "views/canvas.h"
+#include "views/chart_plot.h"
 #include "views/compare_chart.h"
 #include "views/sparkline.h"
 
@@ -32,18 +33,7 @@ struct SideColumns {
     std::uint64_t non_positive = 0;  // log-Y: finite points at or below 0
 };
 
-struct CompareChartLayout {
-    int ylabel_w = 0;  // labels in [0, ylabel_w); the y axis at column ylabel_w
-    int marks_y = -1;  // anomaly and divergence marks, the row above the plot
-    int plot_x = 0, plot_y = 1, plot_w = 0, plot_h = 0;
-    int strip_y = -1, strip_rows = 0;  // the Δ strip: its label row, then its rows (0: none)
-    int axis_y = 0;
-    int labels_y = -1;
-    int legend_y = -1;
-    int panel_x = -1;                 // the side readout's separator column (-1: none)
-    int bottom_y = -1, bottom_h = 0;  // the readout under the legend
-    int status_y = 0;
-};
+using CompareChartLayout = ChartLayout;
 
 enum class CompareBuild {
     kGeometry,  // the window and the layout: what the key and mouse handlers need

@@ -41,8 +41,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Full-resolution points read per frame beyond the front series (smoothing, percentiles).
 constexpr std::uint64_t kPointBudget = 2'000'000;
-constexpr int kPanelWidth = 26;  // the readout at the right, separator included
-constexpr int kMinPlotWithPanel = 40;
 constexpr int kProvisionalLabelWidth = 6;
 constexpr std::int64_t kMinSpan = 8;  // steps: the deepest zoom
 constexpr std::int64_t kOpenSpan = 1000;
@@ -51,44 +49,10 @@ bool finite_column(const ColumnSummary& c) {
     return c.count > 0 && std::isfinite(c.min) && std::isfinite(c.max);
 }
 
-struct Layout {
-    int ylabel_w = 0;  // labels in [0, ylabel_w); the axis at column ylabel_w
-    int marks_y = -1;  // anomaly marks, the row above the plot
-    int plot_x = 0, plot_y = 1, plot_w = 0, plot_h = 0;
-    int axis_y = 0;
-    int labels_y = -1;
-    int legend_y = -1;
-    int panel_x = -1;                 // the side readout's separator column (-1: none)
-    int bottom_y = -1, bottom_h = 0;  // the readout under the legend
-    int status_y = 0;
-};
+using Layout = ChartLayout;
 
 Layout make_layout(int w, int h, int ylabel_w) {
-    Layout l;
-    l.status_y = h - 1;
-    const bool labels = h >= 8;
-    const bool marks = h >= 9;
-    const bool legend = h >= 11;
-    l.ylabel_w = w >= 30 ? ylabel_w : 0;
-    const int plot_x = l.ylabel_w + 1;
-    const bool panel = w - kPanelWidth - plot_x - 1 >= kMinPlotWithPanel && h >= 10;
-    const bool bottom = !panel && h >= 16;
-    l.marks_y = marks ? 1 : -1;
-    l.plot_x = plot_x;
-    l.plot_y = marks ? 2 : 1;
-    l.panel_x = panel ? w - kPanelWidth : -1;
-    l.plot_w = std::max(1, (panel ? l.panel_x - 1 : w - 1) - plot_x);
-    const int below = 1 + (labels ? 1 : 0) + (legend ? 1 : 0) + (bottom ? 2 : 0);
-    l.plot_h = std::max(1, l.status_y - l.plot_y - below);
-    l.axis_y = l.plot_y + l.plot_h;
-    int y = l.axis_y + 1;
-    if (labels) l.labels_y = y++;
-    if (legend) l.legend_y = y++;
-    if (bottom) {
-        l.bottom_y = y;
-        l.bottom_h = 2;
-    }
-    return l;
+    return make_chart_layout(w, h, ylabel_w, false);
 }
 
 struct SeriesData {
@@ -561,22 +525,7 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const Chart& ch, const De
     for (const Tick& t : ticks) canvas.put(l.plot_x + t.x, l.axis_y, ascii ? U'+' : U'┬', dim);
     const int cur = g.cell_of(g.cursor);
     canvas.put(l.plot_x + cur, l.axis_y, ascii ? U'+' : U'┴', {Role::kAccent, true});
-    const Marks& mk = marks(model.glyphs());
-    for (int x = 0; x < g.plot_w; ++x) {
-        const ChartMarker& m = markers[static_cast<std::size_t>(x)];
-        if (m.nan)
-            canvas.put(l.plot_x + x, l.axis_y, mk.nan, {Role::kNan, true});
-        else if (m.restart)
-            canvas.put(l.plot_x + x, l.axis_y, mk.restart, {Role::kAccent, true});
-    }
-    // Anomalies above the plot.
-    if (l.marks_y >= 0)
-        for (int x = 0; x < g.plot_w; ++x) {
-            const int a = markers[static_cast<std::size_t>(x)].anomaly;
-            if (a == 0) continue;
-            canvas.put(l.plot_x + x, l.marks_y, a == 2 ? mk.alert : mk.warn,
-                       {a == 2 ? Role::kAlert : Role::kWarn, true});
-        }
+    draw_chart_markers(canvas, l, markers, model.glyphs());  // NaN, restarts; anomalies above
     // Tick labels, the cursor's first (reversed); a label that would touch another is left out.
     if (l.labels_y < 0) return;
     const int right = l.panel_x >= 0 ? l.panel_x - 1 : canvas.width();
