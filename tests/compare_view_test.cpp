@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -201,6 +202,31 @@ TEST_F(CompareSnapshot, EnterOpensTheDetailChartInCompareMode) {
         snapshot({"--size", "120x30", "--view", "compare", "--keys", "Enter Esc"}, two_runs());
     ASSERT_EQ(back.exit_code, 0) << back.err;
     EXPECT_NE(back.out.find("FIRST DIV"), std::string::npos) << back.out;
+}
+
+// Runs that log at different steps (an epoch metric: A every 8 steps, B only at step 5): the
+// cursor at the newest step reads the run that has a point there, and names the step of the
+// other run's value (its last before the cursor), never a far-away point of the front run.
+TEST_F(CompareSnapshot, TheCursorReadsTheRunWithAPointUnderIt) {
+    testing::TempDir dir;
+    for (const char* run : {"a", "b"}) {
+        testing::make_dirs(dir / run);
+        std::string bytes = frame_record(events::file_version(1.7e9));
+        const std::vector<std::pair<int, double>> points =
+            std::string(run) == "a"
+                ? std::vector<std::pair<int, double>>{{7, 1.8}, {15, 1.0}, {23, 0.5}}
+                : std::vector<std::pair<int, double>>{{5, 1.8}};
+        for (const auto& [step, v] : points)
+            bytes += frame_record(
+                events::simple_scalar("loss_epoch", static_cast<float>(v), step, 1.7e9 + step));
+        testing::write_file(dir / run + "/events.out.tfevents.1", bytes);
+    }
+    auto r = snapshot({"--size", "100x24", "--view", "compare", "--keys", "Enter"},
+                      {"a=" + (dir / "a"), "b=" + (dir / "b")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(step +23\b)"))) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\ba +0\.5\b)"))) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\bb @5 +1\.8\b)"))) << r.out;
 }
 
 TEST_F(CompareSnapshot, FrameFitsAndTooSmallShowsTheNotice) {

@@ -145,13 +145,23 @@ void walk(CompareChart& ch, double tolerance, CompareAlign align,
 void read_cursor(CompareChart& ch, const CompareDetail& cmp) {
     CompareReadout& r = ch.readout;
     const bool wall = cmp.align == CompareAlign::kRelativeWall;
-    // The reading run: A with wall alignment (pairs are A's points), else the front one.
+    // The reading run: A with wall alignment (pairs are A's points); else the run whose point
+    // is nearer the cursor, the front one when both are as near (so the cursor never reads a
+    // point of one run far from it while the other has one under it).
     const bool use_a = wall || ch.front_a;
     const CompareSide* reader = use_a ? &ch.sides.a : &ch.sides.b;
     std::optional<SidePoint> p = side_point_nearest(*reader, ch.axis, ch.g.cursor);
-    if (!p && !wall) {
-        reader = use_a ? &ch.sides.b : &ch.sides.a;
-        p = side_point_nearest(*reader, ch.axis, ch.g.cursor);
+    if (!wall) {
+        const CompareSide* other = use_a ? &ch.sides.b : &ch.sides.a;
+        const std::optional<SidePoint> q = side_point_nearest(*other, ch.axis, ch.g.cursor);
+        auto distance = [&](const CompareSide& side, const SidePoint& point) {
+            const std::int64_t x = compare_x(ch.axis, point.step, point.wall, side.origin);
+            return x > ch.g.cursor ? x - ch.g.cursor : ch.g.cursor - x;
+        };
+        if (q && (!p || distance(*other, *q) < distance(*reader, *p))) {
+            reader = other;
+            p = q;
+        }
     }
     if (!p) return;
     r.ok = true;
