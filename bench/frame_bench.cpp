@@ -2,7 +2,8 @@
 // 10,000 points (800 series, 8 M points), and over 50 tags x 256 ranks x 500 steps (12,800
 // series): what a frame costs the event loop before the terminal layer writes the cells that
 // changed. The overview holds every one of the 100 cards on one page. The multi-run overview
-// (one line per run) over the same 8 M points: 2 runs x 4 ranks, and 8 runs x 1 rank.
+// (one line per run) over the same 8 M points: 2 runs x 4 ranks, and 8 runs x 1 rank; the
+// compare view and its chart over the 2 runs.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -69,7 +70,8 @@ Fixture& fixture(Data data) {
 }
 
 // `cached`: the overview keeps the cards it queried while their series do not change (a key
-// that moves the selection); otherwise every frame queries every card, as when data arrives.
+// that moves the selection), the compare view its comparison; otherwise every frame queries
+// every card and compares the runs from scratch (the compare view's first frame).
 void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks,
            bool cached = false) {
     Fixture& f = fixture(data);
@@ -78,7 +80,10 @@ void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks,
         ui::handle(ui, e, *f.model, f.analyzer, 250, 80);
     ui::Canvas canvas(250, 80);
     for (auto _ : state) {
-        if (!cached) ui.overview.cache.reset();
+        if (!cached) {
+            ui.overview.cache.reset();
+            ui.compare.cache = ui::make_compare_cache();  // the comparison made from scratch
+        }
         ui::draw_screen(canvas, *f.model, ui);
         benchmark::DoNotOptimize(canvas.at(0, 0));
     }
@@ -126,6 +131,16 @@ void BM_FrameOverview8Runs(benchmark::State& s) {
 void BM_FrameOverview8RunsCached(benchmark::State& s) {
     frame(s, "1", Data::kEightRuns, true);
 }
+void BM_FrameCompare2Runs(benchmark::State& s) {
+    frame(s, "5", Data::kTwoRuns);
+}
+void BM_FrameCompare2RunsCached(benchmark::State& s) {
+    frame(s, "5", Data::kTwoRuns, true);
+}
+void BM_FrameCompareDetail2Runs(benchmark::State& s) {
+    frame(s, "5 Enter", Data::kTwoRuns, true);
+}
+
 BENCHMARK(BM_FrameOverview)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameOverview256Ranks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameOverview256RanksCached)->Unit(benchmark::kMillisecond);
@@ -138,6 +153,9 @@ BENCHMARK(BM_FrameDetail256Ranks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRanks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameHeatmap)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameDetail)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameCompare2Runs)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameCompare2RunsCached)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameCompareDetail2Runs)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace runtop
