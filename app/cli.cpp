@@ -14,17 +14,8 @@
 #endif
 
 namespace runtop {
-namespace {
 
-struct Command {
-    std::string_view name;
-    std::string_view synopsis;
-    std::string_view summary;
-    const std::vector<OptionSpec>* options;
-    int (*run)(const Args&);
-};
-
-const std::vector<Command>& commands() {
+std::span<const Command> commands() {
     static const std::vector<Command> table = {
         {"",
          "runtop [--filter RE] [--ranks SPEC] [--theme NAME] [--color auto|never|always] "
@@ -68,6 +59,12 @@ const std::vector<Command>& commands() {
     };
     return table;
 }
+
+std::string_view version() {
+    return RUNTOP_VERSION;
+}
+
+namespace {
 
 void print_usage(std::FILE* out) {
     std::fprintf(out,
@@ -121,7 +118,7 @@ int run_cli(int argc, char** argv) {
         return kExitOk;
     }
     if (first == "--version") {
-        std::printf("runtop %s\n", RUNTOP_VERSION);
+        std::printf("runtop %.*s\n", static_cast<int>(version().size()), version().data());
         return kExitOk;
     }
     for (const Command& c : commands()) {

@@ -147,6 +147,10 @@ TEST(CliErrors, UsageErrorsExitTwo) {
     }
 }
 
+std::string_view version_prefix() {
+    return "0.1.0";  // CMakeLists.txt: project(runtop VERSION 0.1.0)
+}
+
 TEST(CliErrors, HelpAndVersion) {
     auto help = run_runtop({"--help"});
     EXPECT_EQ(help.exit_code, 0);
@@ -154,7 +158,10 @@ TEST(CliErrors, HelpAndVersion) {
     auto ls_help = run_runtop({"ls", "--help"});
     EXPECT_EQ(ls_help.exit_code, 0);
     EXPECT_NE(ls_help.out.find("--ranks SPEC"), std::string::npos);
-    EXPECT_EQ(run_runtop({"--version"}).exit_code, 0);
+    auto version = run_runtop({"--version"});
+    EXPECT_EQ(version.exit_code, 0);
+    // The project version, then (from a git checkout) the commit it was configured from.
+    EXPECT_TRUE(version.out.starts_with("runtop " + std::string(version_prefix()))) << version.out;
 }
 
 TEST(CliErrors, ControlCharactersInTagsAreNeverWrittenRaw) {
