@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/test_support.h"
+#include "tests/view_fixture.h"
 #include "writers/event_writer.h"
 #include "writers/tfrecord_writer.h"
 
@@ -42,12 +43,7 @@ std::string healthy_events(int steps, int nan_at = -1, int spike_at = -1) {
         double lr = s < 100 ? 1e-3 * s / 100 : 1e-3 * (1 - (s - 100.0) / steps);
         if (s == nan_at) loss = std::nan("");
         if (s == spike_at) grad *= 30;
-        const double wall = 1.7e9 + s;
-        bytes +=
-            frame_record(events::simple_scalar("train/loss", static_cast<float>(loss), s, wall));
-        bytes += frame_record(
-            events::simple_scalar("train/grad_norm", static_cast<float>(grad), s, wall));
-        bytes += frame_record(events::simple_scalar("train/lr", static_cast<float>(lr), s, wall));
+        bytes += testing::training_step_records(s, loss, grad, lr);
     }
     return bytes;
 }

@@ -43,13 +43,9 @@ std::string run_events(int run, int rank, int steps, int nan_at = -1) {
         if (s == nan_at) loss = std::nan("");
         const double grad = (1.0 + 0.2 * run) * std::exp(0.15 * noise());
         const double lr = 1e-3 * (1 + run) * (1 - static_cast<double>(s) / steps);
-        const double wall = 1.7e9 + s;
-        bytes +=
-            frame_record(events::simple_scalar("train/loss", static_cast<float>(loss), s, wall));
-        bytes += frame_record(
-            events::simple_scalar("train/grad_norm", static_cast<float>(grad), s, wall));
-        bytes += frame_record(events::simple_scalar("train/lr", static_cast<float>(lr), s, wall));
+        bytes += testing::training_step_records(s, loss, grad, lr);
         if (s % 50 == 49) {
+            const double wall = 1.7e9 + s;
             const double acc =
                 0.5 + (0.35 - 0.03 * run) * (1 - std::exp(-s / 150.0)) + 0.01 * noise();
             bytes += frame_record(

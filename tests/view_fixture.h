@@ -64,6 +64,18 @@ inline void expect_golden_output(const std::string& name, const CommandResult& r
     }
 }
 
+// One training step as PyTorch's add_scalar writes it: train/loss, train/grad_norm and train/lr
+// at `step`, wall time 1.7e9 + step (the fixtures' clock).
+inline std::string training_step_records(int step, double loss, double grad, double lr) {
+    const double wall = 1.7e9 + step;
+    std::string bytes =
+        frame_record(events::simple_scalar("train/loss", static_cast<float>(loss), step, wall));
+    bytes += frame_record(
+        events::simple_scalar("train/grad_norm", static_cast<float>(grad), step, wall));
+    bytes += frame_record(events::simple_scalar("train/lr", static_cast<float>(lr), step, wall));
+    return bytes;
+}
+
 inline std::string rank_events(int rank, int steps, int nan_at = -1, int spike_at = -1) {
     std::string bytes;
     testing::FixtureNoise noise(42 + 7919 * static_cast<std::uint64_t>(rank));
@@ -73,13 +85,9 @@ inline std::string rank_events(int rank, int steps, int nan_at = -1, int spike_a
         const double lr = s < 40 ? 1e-3 * s / 40 : 1e-3 * (1 - (s - 40.0) / steps);
         if (s == nan_at) loss = std::nan("");
         if (s == spike_at) grad *= 30;
-        const double wall = 1.7e9 + s;
-        bytes +=
-            frame_record(events::simple_scalar("train/loss", static_cast<float>(loss), s, wall));
-        bytes += frame_record(
-            events::simple_scalar("train/grad_norm", static_cast<float>(grad), s, wall));
-        bytes += frame_record(events::simple_scalar("train/lr", static_cast<float>(lr), s, wall));
+        bytes += training_step_records(s, loss, grad, lr);
         if (s % 50 == 49) {
+            const double wall = 1.7e9 + s;
             const double acc = 0.5 + 0.4 * (1 - std::exp(-s / 150.0)) + 0.01 * noise();
             bytes += frame_record(
                 events::simple_scalar("eval/accuracy", static_cast<float>(acc), s, wall));

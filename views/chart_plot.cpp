@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "views/model.h"
+
 namespace runtop::ui {
 namespace {
 
@@ -339,6 +341,61 @@ void draw_chart_markers(Canvas& canvas, const ChartLayout& l,
             canvas.put(l.plot_x + x, l.marks_y, m.anomaly == 2 ? mk.alert : mk.warn,
                        {m.anomaly == 2 ? Role::kAlert : Role::kWarn, true});
     }
+}
+
+std::vector<double> y_ticks(const SparkRange& r, int plot_h) {
+    const int max_ticks = std::max(2, plot_h / 2 + 1);
+    return r.log ? log_ticks(r.lo, r.hi, max_ticks) : nice_ticks(r.lo, r.hi, max_ticks);
+}
+
+int tick_label_width(const std::vector<double>& ticks) {
+    int w = 1;
+    for (double t : ticks) w = std::max(w, display_width(short_value(t)));
+    return w;
+}
+
+void draw_chart_axes(Canvas& canvas, const ChartLayout& l, const std::vector<double>& yticks,
+                     const SparkRange& range, const std::vector<AxisTick>& xticks, int cursor,
+                     GlyphTier tier) {
+    const bool ascii = tier == GlyphTier::kAscii;
+    const Style dim{Role::kDim};
+    const int dots_y = dot_shape(tier).y;
+    // y: the axis line, ticks and their labels.
+    std::vector<int> tick_rows;
+    for (double t : yticks) {
+        const int cy = l.plot_h - 1 - dot_row(t, range, l.plot_h * dots_y) / dots_y;
+        if (!tick_rows.empty() && tick_rows.back() == cy) continue;
+        tick_rows.push_back(cy);
+        if (l.ylabel_w > 0)
+            canvas.text_right(l.ylabel_w, l.plot_y + cy, fit(short_value(t), l.ylabel_w, ascii),
+                              dim);
+    }
+    for (int cy = 0; cy < l.plot_h; ++cy) {
+        const bool tick = std::find(tick_rows.begin(), tick_rows.end(), cy) != tick_rows.end();
+        canvas.put(l.ylabel_w, l.plot_y + cy, tick ? (ascii ? U'+' : U'┤') : (ascii ? U'|' : U'│'),
+                   dim);
+    }
+    // x: the axis line with ticks, then the cursor.
+    canvas.put(l.ylabel_w, l.axis_y, ascii ? U'+' : U'└', dim);
+    canvas.fill(l.plot_x, l.axis_y, l.plot_w, 1, ascii ? U'-' : U'─', dim);
+    for (const AxisTick& t : xticks) canvas.put(l.plot_x + t.x, l.axis_y, ascii ? U'+' : U'┬', dim);
+    canvas.put(l.plot_x + cursor, l.axis_y, ascii ? U'+' : U'┴', {Role::kAccent, true});
+}
+
+void draw_x_labels(Canvas& canvas, const ChartLayout& l, const std::vector<AxisTick>& xticks,
+                   int cursor, const std::string& cursor_label, int right) {
+    if (l.labels_y < 0) return;
+    std::vector<std::pair<int, int>> used;  // [from, to)
+    auto place = [&](int center, const std::string& text, Style style, bool force) {
+        const int tw = display_width(text);
+        const int x = std::clamp(center - tw / 2, 0, std::max(0, right - tw));
+        for (auto [a, b] : used)
+            if (x < b + 1 && a < x + tw + 1 && !force) return;
+        canvas.text(x, l.labels_y, text, style);
+        used.emplace_back(x, x + tw);
+    };
+    place(l.plot_x + cursor, cursor_label, {Role::kAccent, true, true}, true);
+    for (const AxisTick& t : xticks) place(l.plot_x + t.x, t.label, {Role::kDim}, false);
 }
 
 }  // namespace runtop::ui

@@ -159,6 +159,26 @@ void draw_legend_keys(Canvas& canvas, int x, int y, const std::vector<LegendKey>
 void draw_chart_markers(Canvas& canvas, const ChartLayout& l,
                         const std::vector<ChartMarker>& markers, GlyphTier tier);
 
+// The y ticks of a plot `plot_h` rows high (one every other row at most), log or linear, and the
+// width of their widest label.
+std::vector<double> y_ticks(const SparkRange& range, int plot_h);
+int tick_label_width(const std::vector<double>& ticks);
+
+// An x tick: its plot cell and its label.
+struct AxisTick {
+    int x;
+    std::string label;
+};
+// The axes of a chart: the y axis with its ticks and labels (two ticks in one row: the first),
+// the x axis line with its ticks, and the cursor's mark on it (┴) at plot cell `cursor`.
+void draw_chart_axes(Canvas& canvas, const ChartLayout& l, const std::vector<double>& yticks,
+                     const SparkRange& range, const std::vector<AxisTick>& xticks, int cursor,
+                     GlyphTier tier);
+// The x tick labels under the axis, ending before column `right`: the cursor's first
+// (reversed, always drawn), then each tick's unless it would touch a label already there.
+void draw_x_labels(Canvas& canvas, const ChartLayout& l, const std::vector<AxisTick>& xticks,
+                   int cursor, const std::string& cursor_label, int right);
+
 // The y range without outliers (the `o` key): from the 1st to the 99th percentile of `values`
 // (reordered), padded by a tenth of the span (in log space on a log scale), inside `full`;
 // false when there are fewer than 5 values or the range would be empty.

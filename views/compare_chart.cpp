@@ -108,17 +108,6 @@ void y_range(CompareChart& ch, const DetailState& state) {
                 ch.clipped += (c.hi > r.hi) + (c.lo < r.lo && (!r.log || c.lo > 0));
 }
 
-int label_width(const std::vector<double>& ticks) {
-    int w = 1;
-    for (double t : ticks) w = std::max(w, display_width(short_value(t)));
-    return w;
-}
-
-std::vector<double> make_yticks(const SparkRange& r, int plot_h) {
-    const int max_ticks = std::max(2, plot_h / 2 + 1);
-    return r.log ? log_ticks(r.lo, r.hi, max_ticks) : nice_ticks(r.lo, r.hi, max_ticks);
-}
-
 // The pairs: the first divergence over all of them; those whose A point is in the window into
 // the Δ strip's columns; the pair the readout reads (wall alignment) when `anchor` is A's step.
 void walk(CompareChart& ch, double tolerance, CompareAlign align,
@@ -227,14 +216,14 @@ CompareChart build_compare_chart(const ViewModel& model, const DetailState& stat
     g.columns = std::min(g.columns, 16);
     for (int k = 0; k < 2; ++k) side_columns(ch, state, k, false);
     y_range(ch, state);
-    const int lw = label_width(make_yticks(ch.range, ch.layout.plot_h));
+    const int lw = tick_label_width(y_ticks(ch.range, ch.layout.plot_h));
     ch.layout = make_layout(w, h, lw);
     place();
     g.cursor = std::clamp(state.cursor.value_or(g.data_hi), g.lo, g.hi);
     if (what == CompareBuild::kGeometry) return ch;
     for (int k = 0; k < 2; ++k) side_columns(ch, state, k, true);
     y_range(ch, state);
-    ch.yticks = make_yticks(ch.range, ch.layout.plot_h);
+    ch.yticks = y_ticks(ch.range, ch.layout.plot_h);
     ch.non_positive = ch.data[0].non_positive + ch.data[1].non_positive;
     // With wall alignment the readout needs the pair of A's point at the cursor.
     std::optional<std::int64_t> anchor;

@@ -188,14 +188,9 @@ std::vector<ChartMarker> axis_markers(const ViewModel& model, const DetailState&
     return m;
 }
 
-struct Tick {
-    int x;  // plot cell
-    std::string label;
-};
-
-std::vector<Tick> x_ticks(const CompareChart& ch) {
+std::vector<AxisTick> x_ticks(const CompareChart& ch) {
     const DetailGeometry& g = ch.g;
-    std::vector<Tick> out;
+    std::vector<AxisTick> out;
     if (ch.axis != XAxis::kStep) {
         const double t0 = static_cast<double>(g.lo) / 1000, t1 = static_cast<double>(g.hi) / 1000;
         if (t1 > t0) {
@@ -235,31 +230,9 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
                const std::vector<ChartMarker>& markers) {
     const CompareChartLayout& l = ch.layout;
     const DetailGeometry& g = ch.g;
-    const bool ascii = model.ascii();
-    const Style dim{Role::kDim};
-    const int dots_y = dot_shape(model.glyphs()).y;
-    // y: the axis line, ticks and their labels.
-    std::vector<int> tick_rows;
-    for (double t : ch.yticks) {
-        const int cy = l.plot_h - 1 - dot_row(t, ch.range, l.plot_h * dots_y) / dots_y;
-        if (!tick_rows.empty() && tick_rows.back() == cy) continue;
-        tick_rows.push_back(cy);
-        if (l.ylabel_w > 0)
-            canvas.text_right(l.ylabel_w, l.plot_y + cy, fit(short_value(t), l.ylabel_w, ascii),
-                              dim);
-    }
-    for (int cy = 0; cy < l.plot_h; ++cy) {
-        const bool tick = std::find(tick_rows.begin(), tick_rows.end(), cy) != tick_rows.end();
-        canvas.put(l.ylabel_w, l.plot_y + cy, tick ? (ascii ? U'+' : U'┤') : (ascii ? U'|' : U'│'),
-                   dim);
-    }
-    // x: the axis line with ticks, the cursor, then the marks on it.
-    canvas.put(l.ylabel_w, l.axis_y, ascii ? U'+' : U'└', dim);
-    canvas.fill(l.plot_x, l.axis_y, l.plot_w, 1, ascii ? U'-' : U'─', dim);
-    const std::vector<Tick> ticks = x_ticks(ch);
-    for (const Tick& t : ticks) canvas.put(l.plot_x + t.x, l.axis_y, ascii ? U'+' : U'┬', dim);
+    const std::vector<AxisTick> ticks = x_ticks(ch);
     const int cur = g.cell_of(g.cursor);
-    canvas.put(l.plot_x + cur, l.axis_y, ascii ? U'+' : U'┴', {Role::kAccent, true});
+    draw_chart_axes(canvas, l, ch.yticks, ch.range, ticks, cur, model.glyphs());
     draw_chart_markers(canvas, l, markers, model.glyphs());
     // The first divergence, over everything else on both rows.
     if (ch.divergence && in_window(g, ch.divergence_x)) {
@@ -268,18 +241,6 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
         canvas.put(x, l.axis_y, d, {Role::kAlert, true});
         if (l.marks_y >= 0) canvas.put(x, l.marks_y, d, {Role::kAlert, true});
     }
-    // Tick labels, the cursor's first (reversed); a label that would touch another is left out.
-    if (l.labels_y < 0) return;
-    const int right = l.panel_x >= 0 ? l.panel_x - 1 : canvas.width();
-    std::vector<std::pair<int, int>> used;  // [from, to)
-    auto place = [&](int center, const std::string& text, Style style, bool force) {
-        const int tw = display_width(text);
-        const int x = std::clamp(center - tw / 2, 0, std::max(0, right - tw));
-        for (auto [a, b] : used)
-            if (x < b + 1 && a < x + tw + 1 && !force) return;
-        canvas.text(x, l.labels_y, text, style);
-        used.emplace_back(x, x + tw);
-    };
     // The cursor's label: the point it reads, on the axis' unit.
     const CompareReadout& r = ch.readout;
     std::string cur_text = x_label(ch, g.cursor);
@@ -287,8 +248,7 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
         const CompareSide& side = r.reading_a ? ch.sides.a : ch.sides.b;
         cur_text = x_label(ch, compare_x(ch.axis, r.step, r.wall, side.origin));
     }
-    place(l.plot_x + cur, cur_text, {Role::kAccent, true, true}, true);
-    for (const Tick& t : ticks) place(l.plot_x + t.x, t.label, dim, false);
+    draw_x_labels(canvas, l, ticks, cur, cur_text, l.panel_x >= 0 ? l.panel_x - 1 : canvas.width());
 }
 
 void draw_title(Canvas& canvas, const ViewModel& model, const DetailState& state,

@@ -183,17 +183,6 @@ void compute(Chart& ch, const ViewModel& model, const DetailState& state, bool s
     }
 }
 
-int label_width(const std::vector<double>& ticks) {
-    int w = 1;
-    for (double t : ticks) w = std::max(w, display_width(short_value(t)));
-    return w;
-}
-
-std::vector<double> make_yticks(const SparkRange& r, int plot_h) {
-    const int max_ticks = std::max(2, plot_h / 2 + 1);
-    return r.log ? log_ticks(r.lo, r.hi, max_ticks) : nice_ticks(r.lo, r.hi, max_ticks);
-}
-
 // `geometry`: only what the key and mouse handlers need (no smoothing).
 Chart build_chart(const ViewModel& model, const DetailState& state, int w, int h,
                   bool geometry = false) {
@@ -263,11 +252,11 @@ Chart build_chart(const ViewModel& model, const DetailState& state, int w, int h
     place(ch.layout);
     g.columns = std::min(g.columns, 16);
     compute(ch, model, state, false);
-    const int lw = label_width(make_yticks(ch.range, ch.layout.plot_h));
+    const int lw = tick_label_width(y_ticks(ch.range, ch.layout.plot_h));
     ch.layout = make_layout(w, h, lw);
     place(ch.layout);
     compute(ch, model, state, !geometry);
-    ch.yticks = make_yticks(ch.range, ch.layout.plot_h);
+    ch.yticks = y_ticks(ch.range, ch.layout.plot_h);
     g.cursor = std::clamp(state.cursor.value_or(g.data_hi), g.lo, g.hi);
     return ch;
 }
@@ -459,14 +448,9 @@ double wall_at(const Series& s, std::int64_t step) {
     return i ? s.point(*i).wall_time : kNaN;
 }
 
-struct Tick {
-    int x;  // plot cell
-    std::string label;
-};
-
-std::vector<Tick> x_ticks(const ViewModel& model, const Chart& ch, XAxis mode) {
+std::vector<AxisTick> x_ticks(const ViewModel& model, const Chart& ch, XAxis mode) {
     const DetailGeometry& g = ch.g;
-    std::vector<Tick> out;
+    std::vector<AxisTick> out;
     const Series& ts = time_series(model, ch);
     if (mode != XAxis::kStep && ts.retained() > 1) {
         const double t0 = wall_at(ts, g.lo), t1 = wall_at(ts, g.hi);
@@ -500,52 +484,17 @@ void draw_axes(Canvas& canvas, const ViewModel& model, const Chart& ch, const De
                const Reading& reading, const std::vector<ChartMarker>& markers) {
     const Layout& l = ch.layout;
     const DetailGeometry& g = ch.g;
-    const bool ascii = model.ascii();
-    const Style dim{Role::kDim};
-    // y: the axis line, ticks and their labels.
-    std::vector<int> tick_rows;
-    const int dh = l.plot_h * dot_shape(model.glyphs()).y;
-    for (double t : ch.yticks) {
-        const int cy = l.plot_h - 1 - dot_row(t, ch.range, dh) / dot_shape(model.glyphs()).y;
-        if (!tick_rows.empty() && tick_rows.back() == cy) continue;
-        tick_rows.push_back(cy);
-        if (l.ylabel_w > 0)
-            canvas.text_right(l.ylabel_w, l.plot_y + cy, fit(short_value(t), l.ylabel_w, ascii),
-                              dim);
-    }
-    for (int cy = 0; cy < l.plot_h; ++cy) {
-        const bool tick = std::find(tick_rows.begin(), tick_rows.end(), cy) != tick_rows.end();
-        canvas.put(l.ylabel_w, l.plot_y + cy, tick ? (ascii ? U'+' : U'┤') : (ascii ? U'|' : U'│'),
-                   dim);
-    }
-    // x: the axis line with ticks, then the markers on it.
-    canvas.put(l.ylabel_w, l.axis_y, ascii ? U'+' : U'└', dim);
-    canvas.fill(l.plot_x, l.axis_y, l.plot_w, 1, ascii ? U'-' : U'─', dim);
-    const std::vector<Tick> ticks = x_ticks(model, ch, state.x_axis);
-    for (const Tick& t : ticks) canvas.put(l.plot_x + t.x, l.axis_y, ascii ? U'+' : U'┬', dim);
+    const std::vector<AxisTick> ticks = x_ticks(model, ch, state.x_axis);
     const int cur = g.cell_of(g.cursor);
-    canvas.put(l.plot_x + cur, l.axis_y, ascii ? U'+' : U'┴', {Role::kAccent, true});
+    draw_chart_axes(canvas, l, ch.yticks, ch.range, ticks, cur, model.glyphs());
     draw_chart_markers(canvas, l, markers, model.glyphs());  // NaN, restarts; anomalies above
-    // Tick labels, the cursor's first (reversed); a label that would touch another is left out.
-    if (l.labels_y < 0) return;
-    const int right = l.panel_x >= 0 ? l.panel_x - 1 : canvas.width();
-    std::vector<std::pair<int, int>> used;  // [from, to)
-    auto place = [&](int center, const std::string& text, Style style, bool force) {
-        const int tw = display_width(text);
-        int x = std::clamp(center - tw / 2, 0, std::max(0, right - tw));
-        for (auto [a, b] : used)
-            if (x < b + 1 && a < x + tw + 1 && !force) return;
-        canvas.text(x, l.labels_y, text, style);
-        used.emplace_back(x, x + tw);
-    };
     const Series& ts = time_series(model, ch);
     const std::int64_t cstep = reading.ok ? reading.point.step : g.cursor;
     const double cwall = reading.ok ? reading.point.wall_time : wall_at(ts, g.cursor);
     std::string cur_text = x_text(state.x_axis, cstep, cwall, first_wall(ts));
     if (state.x_axis != XAxis::kStep && (!std::isfinite(cwall) || ts.retained() < 2))
         cur_text = short_step(cstep);
-    place(l.plot_x + cur, cur_text, {Role::kAccent, true, true}, true);
-    for (const Tick& t : ticks) place(l.plot_x + t.x, t.label, dim, false);
+    draw_x_labels(canvas, l, ticks, cur, cur_text, l.panel_x >= 0 ? l.panel_x - 1 : canvas.width());
 }
 
 std::string smoothing_text(double w) {
