@@ -57,11 +57,7 @@ bool path_exists(const std::string& path) {
 // that are equal, or one a directory prefix of the other, would mix the runs. Such names get
 // "#1" and "#2" (the same root twice: `runtop diff X X`).
 void separate_names(RootSpec& a, RootSpec& b) {
-    auto nested = [](const std::string& outer, const std::string& inner) {
-        return inner.size() > outer.size() && inner.starts_with(outer) &&
-               inner[outer.size()] == '/';
-    };
-    if (a.name == b.name || nested(a.name, b.name) || nested(b.name, a.name)) {
+    if (run_in_root(a.name, b.name) || run_in_root(b.name, a.name)) {
         a.name += "#1";
         b.name += "#2";
     }
@@ -69,10 +65,7 @@ void separate_names(RootSpec& a, RootSpec& b) {
 
 // The runs the Store holds below a root: series or configuration.
 std::set<std::string> runs_of(const Store& store, const std::string& root_name) {
-    auto mine = [&](const std::string& run) {
-        return run == root_name || (run.size() > root_name.size() && run.starts_with(root_name) &&
-                                    run[root_name.size()] == '/');
-    };
+    auto mine = [&](const std::string& run) { return run_in_root(run, root_name); };
     std::set<std::string> runs;
     for (SeriesId id = 0; id < store.series_count(); ++id)
         if (mine(store.at(id).key().run)) runs.insert(store.at(id).key().run);

@@ -47,6 +47,11 @@ std::string_view base_name(std::string_view path) {
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+bool run_in_root(std::string_view run, std::string_view root_name) {
+    return run.starts_with(root_name) &&
+           (run.size() == root_name.size() || run[root_name.size()] == '/');
+}
+
 Result<RootSpec> parse_root_spec(std::string_view arg, bool (*exists)(const std::string&)) {
     if (arg.empty()) return Error{"empty path argument"};
     std::string path(arg);

@@ -15,6 +15,10 @@ bool all_digits(std::string_view s);
 // The last component of a path ("a/b/c.csv" -> "c.csv"; a path without '/' is itself).
 std::string_view base_name(std::string_view path);
 
+// Whether a run is one of a root's: its name is the root's name, or the root's name then '/'
+// (run names are "<root name>[/<path below the root>]").
+bool run_in_root(std::string_view run, std::string_view root_name);
+
 struct RootSpec {
     std::string name;  // display name: NAME, or the last component of PATH
     std::string path;  // as given

@@ -88,5 +88,13 @@ TEST(RankSpec, Selections) {
         EXPECT_FALSE(RankSpec::parse(bad).ok()) << bad;
 }
 
+TEST(Identity, RunInRootIsTheRootOrBelowIt) {
+    EXPECT_TRUE(run_in_root("job", "job"));
+    EXPECT_TRUE(run_in_root("job/seed1", "job"));
+    EXPECT_FALSE(run_in_root("job2", "job"));  // a longer name is not below it
+    EXPECT_FALSE(run_in_root("jo", "job"));
+    EXPECT_FALSE(run_in_root("other/job", "job"));
+}
+
 }  // namespace
 }  // namespace runtop

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "core/identity.h"
+
 namespace runtop::ui {
 namespace {
 
@@ -137,8 +139,7 @@ static std::size_t root_position(const std::vector<std::string>& roots, std::str
     std::size_t best = roots.size(), best_len = 0;
     for (std::size_t i = 0; i < roots.size(); ++i) {
         const std::string& r = roots[i];
-        const bool under =
-            run == r || (run.size() > r.size() && run.starts_with(r) && run[r.size()] == '/');
+        const bool under = run_in_root(run, r);
         if (under && (best == roots.size() || r.size() > best_len)) best = i, best_len = r.size();
     }
     return best;
