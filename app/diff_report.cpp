@@ -192,7 +192,7 @@ std::string text_summary(const DiffReport& r) {
                 continue;
             }
             ++tags;
-            if (t.diverging > 0 && t.head.first_divergence &&
+            if (t.diverges() &&
                 (!first || *t.head.first_divergence < *first->head.first_divergence)) {
                 first = &t;
                 first_pair = &p;

@@ -125,6 +125,8 @@ struct TagComparison {
     SeriesComparison head;
     bool only_a() const { return ranks_b == 0; }
     bool only_b() const { return ranks_a == 0; }
+    // Some pair diverges, and `head` names the first divergence.
+    bool diverges() const { return compared > 0 && diverging > 0 && head.first_divergence; }
 };
 // Sorted by tag.
 std::vector<TagComparison> tag_rows(const RunComparison& comparison);

@@ -21,14 +21,10 @@ double relative_delta(const TagComparison& t) {
     return relative_difference(t.head.a, t.head.b);
 }
 
-bool diverges(const TagComparison& t) {
-    return compared(t) && t.diverging > 0 && t.head.first_divergence.has_value();
-}
-
 // Diverging first, the earliest first divergence first (ties: the larger difference), then
 // the rest by tag.
 bool divergence_before(const TagComparison& x, const TagComparison& y) {
-    const bool dx = diverges(x), dy = diverges(y);
+    const bool dx = x.diverges(), dy = y.diverges();
     if (dx != dy) return dx;
     if (dx) {
         if (*x.head.first_divergence != *y.head.first_divergence)
@@ -71,7 +67,7 @@ void build_rows(CompareRows& rows, const RunComparison& result, CompareSort sort
             rows.only_b.push_back(i);
         } else {
             rows.order.push_back(i);
-            if (!diverges(t)) continue;
+            if (!t.diverges()) continue;
             ++rows.diverging;
             if (rows.first < 0 || divergence_before(t, rows.tags[rows.first])) rows.first = i;
         }

@@ -44,15 +44,12 @@ std::string dash(bool ascii) {
     return ascii ? "-" : "—";
 }
 
-bool diverges(const TagComparison& t) {
-    return t.compared > 0 && t.diverging > 0 && t.head.first_divergence.has_value();
-}
 bool has_common(const TagComparison& t) {
     return t.compared > 0 && t.head.last_common_step.has_value();
 }
 
 std::string first_div_text(const TagComparison& t, bool ascii) {
-    if (!diverges(t)) return dash(ascii);
+    if (!t.diverges()) return dash(ascii);
     std::string text = short_step(*t.head.first_divergence);
     // The rank, when several are compared: which one went first is the lead to follow.
     if (t.compared > 1 && t.head.rank != kNoRank) text += fmt::format(" r{}", t.head.rank);
@@ -213,7 +210,7 @@ void draw_row(Canvas& canvas, const ViewModel& model, const CompareState& state,
     const bool ascii = model.ascii();
     const TagComparison& tag = rows.row(index);
     const std::array<std::string, kColumns> cells = cells_of(tag, ascii);
-    const bool bad = diverges(tag);
+    const bool bad = tag.diverges();
     const Style sel{Role::kAccent, true, true};
     if (selected) canvas.fill(0, y, t.spark_x - 1, 1, U' ', sel);
     if (bad) {
@@ -294,7 +291,7 @@ void draw_readout(Canvas& canvas, const ViewModel& model, const CompareRows& row
     const TagComparison& t = rows.row(index);
     const SeriesComparison& h = t.head;
     std::string who = t.tag;
-    if (t.compared > 1 && h.rank != kNoRank && diverges(t)) who += fmt::format(" r{}", h.rank);
+    if (t.compared > 1 && h.rank != kNoRank && t.diverges()) who += fmt::format(" r{}", h.rank);
     std::vector<Piece> pieces = {{who + ":", {Role::kTitle, true}}};
     const std::string sep = ascii ? "- " : "· ";
     if (t.compared == 0) {
@@ -305,7 +302,7 @@ void draw_readout(Canvas& canvas, const ViewModel& model, const CompareRows& row
                                       short_step(h.last_step_a), short_step(h.last_step_b)),
                           {Role::kWarn},
                           1});
-    } else if (diverges(t)) {
+    } else if (t.diverges()) {
         std::string first = "diverges first at step " + short_step(*h.first_divergence);
         if (h.first_divergence_time)
             first += fmt::format(" ({}s into A)", short_value(*h.first_divergence_time));
