@@ -86,7 +86,7 @@ void text_table(const DiffPair& pair, bool mean, std::string& out) {
         else if (t.compared != std::min(t.ranks_a, t.ranks_b))
             ranks = fmt::format("{} of {}", t.compared, ranks);
         const bool compared = t.compared > 0;
-        const bool common = compared && h.last_common_step.has_value();
+        const bool common = t.has_common();
         std::string first = "-";
         if (compared && h.first_divergence) {
             first = std::to_string(*h.first_divergence);

@@ -125,6 +125,8 @@ struct TagComparison {
     SeriesComparison head;
     bool only_a() const { return ranks_b == 0; }
     bool only_b() const { return ranks_a == 0; }
+    // The head pair has a common step (Δ and ratio at it mean something).
+    bool has_common() const { return compared > 0 && head.last_common_step.has_value(); }
     // Some pair diverges, and `head` names the first divergence.
     bool diverges() const { return compared > 0 && diverging > 0 && head.first_divergence; }
 };

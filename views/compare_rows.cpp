@@ -9,15 +9,9 @@
 namespace runtop::ui {
 namespace {
 
-// Whether the row's head pair means anything: a tag both runs have on different ranks only
-// has no pair compared.
-bool compared(const TagComparison& t) {
-    return t.compared > 0;
-}
-
 // The relative |Δ| at the newest common step; -1 when there is none (sorted last).
 double relative_delta(const TagComparison& t) {
-    if (!compared(t) || !t.head.last_common_step) return -1;
+    if (!t.has_common()) return -1;
     return relative_difference(t.head.a, t.head.b);
 }
 

@@ -44,10 +44,6 @@ std::string dash(bool ascii) {
     return ascii ? "-" : "—";
 }
 
-bool has_common(const TagComparison& t) {
-    return t.compared > 0 && t.head.last_common_step.has_value();
-}
-
 std::string first_div_text(const TagComparison& t, bool ascii) {
     if (!t.diverges()) return dash(ascii);
     std::string text = short_step(*t.head.first_divergence);
@@ -57,7 +53,7 @@ std::string first_div_text(const TagComparison& t, bool ascii) {
 }
 
 std::string ratio_text(const TagComparison& t, bool ascii) {
-    if (!has_common(t)) return dash(ascii);
+    if (!t.has_common()) return dash(ascii);
     const SeriesComparison& h = t.head;
     // Both 0: the same, not "nan".
     if (std::isnan(h.ratio) && !std::isnan(h.a) && !std::isnan(h.b)) return dash(ascii);
@@ -65,7 +61,7 @@ std::string ratio_text(const TagComparison& t, bool ascii) {
 }
 
 std::string delta_text(const TagComparison& t, bool ascii) {
-    if (!has_common(t)) return dash(ascii);
+    if (!t.has_common()) return dash(ascii);
     const double d = t.head.delta;
     return (d > 0 ? "+" : "") + short_value(d);
 }
@@ -226,7 +222,7 @@ void draw_row(Canvas& canvas, const ViewModel& model, const CompareState& state,
         if (c == kLastA) style = run_style(model, rows.run_a);
         if (c == kLastB) style = run_style(model, rows.run_b);
         if (c == kRanks && tag.ranks_a != tag.ranks_b) style = {Role::kWarn, true};
-        if ((c == kDelta || c == kRatio) && has_common(tag))
+        if ((c == kDelta || c == kRatio) && tag.has_common())
             style = bad ? Style{Role::kAlert} : Style{Role::kDim};
         if (c == kFirstDiv) style = bad ? Style{Role::kAlert, true, true} : Style{Role::kDim};
         if (cells[c] == dash(ascii)) style = {Role::kDim};
@@ -319,7 +315,7 @@ void draw_readout(Canvas& canvas, const ViewModel& model, const CompareRows& row
                           {Role::kOk},
                           1});
     }
-    if (has_common(t))
+    if (t.has_common())
         pieces.push_back({sep + "at step " + short_step(*h.last_common_step) + ": A " +
                               short_value(h.a) + ", B " + short_value(h.b),
                           {Role::kText},
