@@ -14,7 +14,8 @@ DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev pro
                  libncurses-dev libinotifytools0-dev tmux
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
-.PHONY: all deps build run test test-release test-asan bench fuzz install format clean
+.PHONY: all deps build run test test-release test-asan test-portable portable deb bench fuzz \
+        install format clean
 
 all: build
 
@@ -34,7 +35,7 @@ run: build
 	rm -rf $(DEMO_DIR)
 	$(BUILD)/runtop demo --dir $(DEMO_DIR) --ranks 8 --steps 600 --rate 30
 
-test: test-release test-asan
+test: test-release test-asan test-portable
 
 test-release: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
@@ -47,6 +48,20 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j2
+
+# One statically linked runtop to copy to a login node where nothing can be installed
+# (glibc, the C++ runtime, ncurses, protobuf, RE2 and inotify-tools inside; a built-in
+# xterm-256color where terminfo is missing).
+portable: build
+	cmake --build $(BUILD) --target runtop-portable
+	@echo "$(BUILD)/runtop-portable: $$(stat -c %s $(BUILD)/runtop-portable) bytes, $$(file -b $(BUILD)/runtop-portable | cut -d, -f1-4)"
+
+# The tests that drive the runtop binary (command line, snapshot, follow, the dashboard in tmux
+# and through ssh), run again against runtop-portable.
+PORTABLE_TESTS := ^(Cli|CliErrors|CliMemory|Check|CheckSamples|Diff|DiffSamples|Snapshot|DumpFollow|FollowCsv|DashboardE2e|DashboardE2eSsh|DashboardExit|E2eInfra|E2eInfraSsh)[./]
+test-portable: portable
+	RUNTOP_TEST_BINARY=$(abspath $(BUILD))/runtop-portable \
+	    ctest --test-dir $(BUILD) --output-on-failure -j2 -R '$(PORTABLE_TESTS)'
 
 bench: build
 	bench/run_bench.sh $(BUILD)

@@ -180,6 +180,7 @@ int cmd_dashboard(const Args& args) {
     state.detail.smoothing = config.smoothing;
     state.view = ui::initial_view(root_count);  // `runtop base=A new=B` opens on the comparison
     state.compare.options = *compare;
+    state.flash = term.note();  // e.g. the built-in xterm-256color stands in for $TERM
 
     ui::Canvas canvas(term.width(), term.height());
     std::vector<std::string> warnings;  // printed after the terminal is restored

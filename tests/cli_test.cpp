@@ -22,13 +22,21 @@ class Cli : public ::testing::Test {
         dir_ = new TempDir();
         auto r = run_runtop({"demo", "--no-ui", "--dir", dir_->path() + "/demo", "--ranks", "4",
                              "--steps", "300", "--rate", "0"});
-        ASSERT_EQ(r.exit_code, 0) << r.err;
+        demo_error_ = new std::string(r.exit_code == 0 ? "" : "runtop demo: " + r.err);
     }
-    static void TearDownTestSuite() { delete dir_; }
+    static void TearDownTestSuite() {
+        delete dir_;
+        delete demo_error_;
+    }
+    // Each test fails (never skips) when the shared demo run could not be written: a fatal
+    // failure in SetUpTestSuite would only mark the tests skipped.
+    void SetUp() override { ASSERT_EQ(*demo_error_, ""); }
     static std::string demo() { return dir_->path() + "/demo"; }
     static TempDir* dir_;
+    static std::string* demo_error_;
 };
 TempDir* Cli::dir_ = nullptr;
+std::string* Cli::demo_error_ = nullptr;
 
 // The demo's TensorBoard half: tags under train/, eval/, gpu/ and weights/.
 const char* const kTensorBoardTags = "^(train|eval|gpu|weights)/";

@@ -65,7 +65,7 @@ void append_records(const std::string& path, std::string_view bytes) {
 
 // `runtop ARGS...` as /bin/sh text.
 std::string runtop_line(const std::vector<std::string>& args) {
-    std::string line = shell_quote(RUNTOP_BINARY);
+    std::string line = shell_quote(testing::runtop_binary());
     for (const std::string& a : args) line += " " + shell_quote(a);
     return line;
 }
@@ -1002,11 +1002,34 @@ TEST_F(DashboardE2e, NonUtf8LocaleDrawsNoBraille) {
     EXPECT_TRUE(all_ascii(screen)) << screen;
 }
 
+// A $TERM this host's terminfo does not know (a new emulator's name over SSH; or no terminfo
+// database at all, as in a bare container): the built-in xterm-256color stands in, in colour, and
+// the status line says so once.
+TEST_F(DashboardE2e, UnknownTermDrawsWithTheBuiltInEntry) {
+    TmuxSession s(runtop_line({fixture()}), options().with_term("no-such-terminal-runtop"));
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(s.wait_for(overview_ready, "the overview, loaded"));
+    ASSERT_TRUE(
+        s.wait_for([](const std::string& sc) { return has(sc, "drawing as xterm-256color"); },
+                   "the note about the stand-in entry"));
+    EXPECT_TRUE(has_braille(s.capture()));
+    EXPECT_FALSE(colour_sgrs(s.capture(true)).empty()) << s.capture(true);
+}
+
+// LANG names a UTF-8 locale this host does not have (carried over SSH): C.UTF-8 stands in for
+// the character type, so the glyphs stay braille instead of falling to ASCII.
+TEST_F(DashboardE2e, MissingUtf8LocaleStillDrawsBraille) {
+    TmuxSession s("LC_ALL= LANG=xx_YY.UTF-8 exec " + runtop_line({fixture()}), options());
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(s.wait_for(overview_ready, "the overview, loaded"));
+    EXPECT_TRUE(has_braille(s.capture())) << s.capture();
+}
+
 // --- 8. not a terminal --------------------------------------------------------------------------
 
 TEST_F(DashboardE2e, NeedsATerminal) {
     // stdin /dev/null, stdout a pipe.
-    const ProcessOutput r = run_process({RUNTOP_BINARY, fixture()});
+    const ProcessOutput r = run_process({testing::runtop_binary(), fixture()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_EQ(split_lines(r.err).size(), 1u) << r.err;

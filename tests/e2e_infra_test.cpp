@@ -135,7 +135,7 @@ TEST(E2eInfra, TmuxRunsTheRuntopBinary) {
     TempDir dir;
     make_dirs(dir / "run1");
     write_file(dir / "run1/metrics.csv", "step,train_loss\n1,0.5\n2,0.25\n");
-    TmuxSession s(shell_quote(RUNTOP_BINARY) + " ls " + shell_quote(dir.path()),
+    TmuxSession s(shell_quote(testing::runtop_binary()) + " ls " + shell_quote(dir.path()),
                   TmuxOptions(160, 20));
     ASSERT_TRUE(s.started()) << s.error();
     int status = -1;

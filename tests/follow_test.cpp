@@ -28,6 +28,8 @@ class Follower {
                       bool as_nobody = false) {
         int fds[2];
         if (::pipe(fds) != 0) throw std::runtime_error("pipe");
+        const std::string bin = testing::runtop_binary();
+        const char* binary = bin.c_str();
         pid_ = ::fork();
         if (pid_ == 0) {
             ::dup2(fds[1], 1);
@@ -37,10 +39,9 @@ class Follower {
                 if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(126);
             }
             if (mode.empty())
-                ::execl(RUNTOP_BINARY, RUNTOP_BINARY, "dump", "--follow", dir.c_str(), nullptr);
+                ::execl(binary, binary, "dump", "--follow", dir.c_str(), nullptr);
             else
-                ::execl(RUNTOP_BINARY, RUNTOP_BINARY, "dump", "--follow", mode.c_str(), dir.c_str(),
-                        nullptr);
+                ::execl(binary, binary, "dump", "--follow", mode.c_str(), dir.c_str(), nullptr);
             ::_exit(127);
         }
         ::close(fds[1]);

@@ -28,7 +28,8 @@ TempDir::~TempDir() {
 void make_dirs(const std::string& path) {
     std::string partial;
     for (std::size_t i = 0; i <= path.size(); ++i) {
-        if ((i == path.size() || path[i] == '/') && !partial.empty()) ::mkdir(partial.c_str(), 0755);
+        if ((i == path.size() || path[i] == '/') && !partial.empty())
+            ::mkdir(partial.c_str(), 0755);
         if (i < path.size()) partial += path[i];
     }
 }
@@ -68,7 +69,13 @@ std::string samples_dir() {
     return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? dir : "";
 }
 
+std::string runtop_binary() {
+    const char* chosen = std::getenv("RUNTOP_TEST_BINARY");
+    return chosen && *chosen ? chosen : RUNTOP_BINARY;
+}
+
 CommandResult run_runtop(const std::vector<std::string>& args) {
+    const std::string binary = runtop_binary();
     TempDir tmp;
     std::string out_path = tmp / "out", err_path = tmp / "err";
     pid_t pid = ::fork();
@@ -78,8 +85,7 @@ CommandResult run_runtop(const std::vector<std::string>& args) {
         ::dup2(out, 1);
         ::dup2(err, 2);
         std::vector<char*> argv;
-        std::string binary = RUNTOP_BINARY;
-        argv.push_back(binary.data());
+        argv.push_back(const_cast<char*>(binary.c_str()));
         std::vector<std::string> copy = args;
         for (std::string& a : copy) argv.push_back(a.data());
         argv.push_back(nullptr);

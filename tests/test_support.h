@@ -62,6 +62,9 @@ struct CommandResult {
     std::string out;
     std::string err;
 };
+// The runtop binary the tests drive: this build's, or $RUNTOP_TEST_BINARY when set (`make
+// test-portable` runs the same tests against the static runtop-portable).
+std::string runtop_binary();
 CommandResult run_runtop(const std::vector<std::string>& args);
 
 // Records every sink call in order.

@@ -23,6 +23,7 @@
 #include "core/format.h"
 #include "views/terminal/crash_guard.h"
 #include "views/terminal/key_decode.h"
+#include "views/terminal/terminfo_fallback.h"
 
 // Last, and without its function-like macros (erase(), clear(), move()...), which would
 // otherwise rewrite any C++ call of the same name that follows.
@@ -79,6 +80,7 @@ struct Terminal::Impl {
     bool repaint = false;  // the screen's contents are unknown: clearok on the next present
     termios saved{};
     std::string restore_bytes;
+    std::string note;  // set when the built-in xterm-256color stands in for $TERM
 
     std::array<RoleCell, kRoleCount> roles{};
     std::map<std::pair<int, int>, int> pairs;  // (fg, bg) → pair number
@@ -230,6 +232,53 @@ std::string restore_sequence(bool mouse, bool palette) {
     return out;
 }
 
+// The user's locale; when it names a UTF-8 locale this host lacks (LANG=en_US.UTF-8 carried
+// over SSH to a login node that has only C.UTF-8, or a static runtop whose glibc cannot read the
+// host's locale archive), C.UTF-8 for the character type, so the terminal still gets UTF-8 rather
+// than ASCII glyphs. A locale that is not UTF-8 by choice is kept.
+void set_locale() {
+    const bool loaded = std::setlocale(LC_ALL, "") != nullptr;
+    const char* codeset = ::nl_langinfo(CODESET);
+    if (loaded && codeset && std::string_view(codeset) == "UTF-8") return;
+    std::string_view wanted;
+    for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+        const char* v = std::getenv(name);
+        if (v && *v) {
+            wanted = v;
+            break;
+        }
+    }
+    auto has = [&](std::string_view s) { return wanted.find(s) != std::string_view::npos; };
+    if (has("UTF-8") || has("utf8") || has("UTF8") || has("utf-8"))
+        if (std::setlocale(LC_CTYPE, "C.UTF-8") == nullptr) std::setlocale(LC_CTYPE, "C.utf8");
+}
+
+// TERM=dumb (and emacs' "dumb" shells) says there is no cursor to move: no stand-in for it.
+bool is_dumb(std::string_view term) {
+    return term == "dumb" || term.starts_with("dumb-");
+}
+
+// $TERM is unknown here, or there is no terminfo database at all: curses on the built-in
+// xterm-256color (views/terminal/terminfo_fallback.h), with TERMINFO pointing at it only while
+// curses reads it. `note` says what happened, for the status line.
+SCREEN* newterm_builtin(std::string& note, std::string_view term) {
+    Result<FallbackTerminfo> entry = FallbackTerminfo::create();
+    if (!entry) return nullptr;
+    const char* old = std::getenv("TERMINFO");
+    const std::string saved = old ? old : "";
+    ::setenv("TERMINFO", entry->dir().c_str(), 1);
+    SCREEN* screen = ::newterm(FallbackTerminfo::kName, stdout, stdin);
+    if (old) {
+        ::setenv("TERMINFO", saved.c_str(), 1);
+    } else {
+        ::unsetenv("TERMINFO");
+    }
+    if (screen != nullptr)
+        note = fmt::format("TERM={} has no terminfo entry here: drawing as xterm-256color",
+                           visible(term));
+    return screen;
+}
+
 }  // namespace
 
 Terminal::Terminal(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -250,18 +299,27 @@ Result<std::unique_ptr<Terminal>> Terminal::open(const TerminalOptions& options)
         return Error{fmt::format("cannot read the terminal's modes: {}", std::strerror(errno))};
 
     // Before newterm: ncursesw decides from the locale whether to speak UTF-8.
-    std::setlocale(LC_ALL, "");
+    set_locale();
     const char* term = std::getenv("TERM");
     if (term == nullptr || *term == '\0')
         return Error{"TERM is not set: cannot start the dashboard (try TERM=xterm-256color)"};
     // newterm, not initscr: initscr exits the process when the terminal is unknown.
     impl->screen = ::newterm(nullptr, stdout, stdin);
-    if (impl->screen == nullptr)
-        return Error{fmt::format(
-            "cannot start the dashboard on terminal type \"{}\" (TERM): unknown to terminfo or "
-            "unable to move the cursor (try TERM=xterm-256color)",
-            visible(term))};
+    if (impl->screen == nullptr && !is_dumb(term)) impl->screen = newterm_builtin(impl->note, term);
+    const std::string no_cursor = fmt::format(
+        "cannot start the dashboard on terminal type \"{}\" (TERM): unable to move the cursor "
+        "(try TERM=xterm-256color)",
+        visible(term));
+    if (impl->screen == nullptr) return Error{no_cursor};
     ::set_term(impl->screen);
+    // curses starts on TERM=dumb too, drawing line by line: a dashboard needs cursor addressing.
+    if (plain_cap("cup").empty()) {
+        ::endwin();
+        ::delscreen(impl->screen);
+        impl->screen = nullptr;
+        ::tcsetattr(STDOUT_FILENO, TCSADRAIN, &impl->saved);
+        return Error{no_cursor};
+    }
 
     const char* codeset = ::nl_langinfo(CODESET);
     impl->glyphs = choose_glyph_tier(options.ascii, options.glyphs, codeset ? codeset : "", term);
@@ -353,6 +411,10 @@ int Terminal::height() const {
 
 ColorTier Terminal::color_tier() const {
     return impl_->tier;
+}
+
+const std::string& Terminal::note() const {
+    return impl_->note;
 }
 
 GlyphTier Terminal::glyph_tier() const {

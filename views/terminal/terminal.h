@@ -36,6 +36,9 @@ class Terminal {
     int height() const;
     ColorTier color_tier() const;
     GlyphTier glyph_tier() const;  // from the locale's codeset and --ascii
+    // Something the user should know about how the terminal was opened ("" when nothing): the
+    // built-in xterm-256color standing in for a $TERM terminfo does not know.
+    const std::string& note() const;
 
     // The descriptor the event loop polls for input (stdin).
     int input_fd() const;
