@@ -58,7 +58,7 @@ portable: build
 
 # The tests that drive the runtop binary (command line, snapshot, follow, the dashboard in tmux
 # and through ssh), run again against runtop-portable.
-PORTABLE_TESTS := ^(Cli|CliErrors|CliMemory|Check|CheckSamples|Diff|DiffSamples|Snapshot|DumpFollow|FollowCsv|DashboardE2e|DashboardE2eSsh|DashboardExit|E2eInfra|E2eInfraSsh)[./]
+PORTABLE_TESTS := ^(Cli|CliErrors|CliMemory|Check|CheckSamples|Diff|DiffSamples|Snapshot|DumpFollow|FollowCsv|DashboardE2e|DashboardE2eSsh|DashboardExit|E2eInfra|E2eInfraSsh|ConfigCli|Completion)[./]
 test-portable: portable
 	RUNTOP_TEST_BINARY=$(abspath $(BUILD))/runtop-portable \
 	    ctest --test-dir $(BUILD) --output-on-failure -j2 -R '$(PORTABLE_TESTS)'

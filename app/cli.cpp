@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -56,6 +57,13 @@ std::span<const Command> commands() {
         {"demo", "runtop demo [--dir DIR] [--ranks N] [--steps N] [--rate STEPS_PER_S] [--no-ui]",
          "write a simulated multi-rank training run live, with injected trouble", &kDemoOptions,
          cmd_demo},
+        {"--print-config", "runtop --print-config [--config FILE]",
+         "print the dashboard's effective configuration as a commented config.json (defaults, "
+         "then the config file; docs/config.md)",
+         &kPrintConfigOptions, cmd_print_config},
+        {"--version", "runtop --version",
+         "print runtop's version and the git commit it was built from", &kVersionOptions,
+         cmd_version},
     };
     return table;
 }
@@ -74,10 +82,14 @@ void print_usage(std::FILE* out) {
     for (const Command& c : commands())
         std::fprintf(out, "  %.*s\n", static_cast<int>(c.synopsis.size()), c.synopsis.data());
     std::fprintf(out, "\ncommands:\n");
+    int width = 0;
     for (const Command& c : commands())
-        std::fprintf(out, "  %-8.*s %.*s\n", static_cast<int>(c.name.empty() ? 7 : c.name.size()),
-                     c.name.empty() ? "PATH..." : c.name.data(), static_cast<int>(c.summary.size()),
+        width = std::max(width, static_cast<int>(c.name.empty() ? 7 : c.name.size()));
+    for (const Command& c : commands()) {
+        const std::string name = c.name.empty() ? "PATH..." : std::string(c.name);
+        std::fprintf(out, "  %-*s  %.*s\n", width, name.c_str(), static_cast<int>(c.summary.size()),
                      c.summary.data());
+    }
     std::fprintf(out,
                  "\nPATH is a log directory or file; NAME=PATH names it. Runs are the directories "
                  "holding data files,\nwith rank directories (rank_3, rank3, <ts>-rank3-<uuid>) "
@@ -115,10 +127,6 @@ int run_cli(int argc, char** argv) {
     std::string first = argv_rest.front();
     if (first == "--help" || first == "-h" || first == "help") {
         print_usage(stdout);
-        return kExitOk;
-    }
-    if (first == "--version") {
-        std::printf("runtop %.*s\n", static_cast<int>(version().size()), version().data());
         return kExitOk;
     }
     for (const Command& c : commands()) {

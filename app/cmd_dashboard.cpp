@@ -136,7 +136,7 @@ int cmd_dashboard(const Args& args) {
     Result<Selection> selection = selection_from_args(args);
     if (!selection) return fail(selection.error().message);
     Args limit_args = args;
-    if (!args.has("memory") && !config.memory.empty()) limit_args.values["memory"] = config.memory;
+    if (!args.has("memory")) limit_args.values["memory"] = config.memory;
     Result<StoreLimits> limits = store_limits_from_args(limit_args);
     if (!limits) return fail(limits.error().message);
     Result<LoadedRules> rules = load_rules(args.get("rules"));
@@ -183,7 +183,10 @@ int cmd_dashboard(const Args& args) {
     state.flash = term.note();  // e.g. the built-in xterm-256color stands in for $TERM
 
     ui::Canvas canvas(term.width(), term.height());
-    std::vector<std::string> warnings;  // printed after the terminal is restored
+    // Printed after the terminal is restored; the config file's come first, and the first of
+    // them is also the first frame's note.
+    std::vector<std::string> warnings = config.warnings;
+    if (!config.warnings.empty()) state.flash = config.warnings.front();
     ApplyRate rate;
     bool live = false;
     std::int64_t stall_minutes = 0;  // stalled runs and their quiet minutes, summed

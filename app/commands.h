@@ -14,6 +14,8 @@ extern const std::vector<OptionSpec> kDemoOptions;
 extern const std::vector<OptionSpec> kSnapshotOptions;
 extern const std::vector<OptionSpec> kDashboardOptions;
 extern const std::vector<OptionSpec> kDiffOptions;
+extern const std::vector<OptionSpec> kPrintConfigOptions;
+extern const std::vector<OptionSpec> kVersionOptions;
 
 int cmd_ls(const Args& args);
 int cmd_dump(const Args& args);
@@ -22,6 +24,8 @@ int cmd_demo(const Args& args);
 int cmd_snapshot(const Args& args);
 int cmd_dashboard(const Args& args);
 int cmd_diff(const Args& args);
+int cmd_print_config(const Args& args);
+int cmd_version(const Args& args);
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;

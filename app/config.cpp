@@ -3,12 +3,41 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "core/store_limits.h"
+
 namespace runtop {
+
+std::span<const ConfigKey> config_keys() {
+    static const ConfigKey keys[] = {
+        {"theme",
+         "dark | light | mono | cvd | a theme name from $XDG_CONFIG_HOME/runtop/themes/ | a path",
+         "colours; mono is high-contrast black and white, cvd is safe for colour-blind readers",
+         "--theme"},
+        {"color", "auto | never | always",
+         "the colour tier; auto reads NO_COLOR, TERM, COLORTERM and terminfo", "--color"},
+        {"ascii", "true | false", "ASCII glyphs only; otherwise braille when the locale is UTF-8",
+         "--ascii"},
+        {"mouse", "true | false", "click and wheel; false leaves the mouse to the terminal",
+         "--no-mouse"},
+        {"smoothing", "0 to below 1",
+         "the detail chart's EMA weight at start (s cycles 0, 0.6, 0.9, 0.99)", ""},
+        {"memory", "512M, 2G, ...",
+         "the point budget; older points fold into exact min/max/mean buckets", "--memory"},
+        {"poll_ms", "0, or 10 to 3600000",
+         "0: inotify where it works, stat polling on network filesystems; otherwise always poll "
+         "every poll_ms",
+         "--poll=MS"},
+        {"refresh_ms", "10 to 3600000",
+         "at most one frame per refresh_ms while data streams in (keys always answer at once)", ""},
+    };
+    return keys;
+}
 
 std::string config_path() {
     if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
@@ -18,21 +47,92 @@ std::string config_path() {
     return {};
 }
 
+std::vector<std::pair<std::string, int>> top_level_key_lines(std::string_view json) {
+    std::vector<std::pair<std::string, int>> keys;
+    int line = 1, depth = 0;
+    std::string last_string;
+    int last_string_line = 0;
+    bool string_pending = false;  // a string at depth 1 that may be a key (a ':' follows)
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (c == '\n') {
+            ++line;
+        } else if (c == '/' && i + 1 < json.size() && json[i + 1] == '/') {
+            while (i + 1 < json.size() && json[i + 1] != '\n') ++i;
+        } else if (c == '/' && i + 1 < json.size() && json[i + 1] == '*') {
+            for (i += 2; i + 1 < json.size() && !(json[i] == '*' && json[i + 1] == '/'); ++i)
+                if (json[i] == '\n') ++line;
+            ++i;
+        } else if (c == '"') {
+            const int start_line = line;
+            std::string text;
+            for (++i; i < json.size() && json[i] != '"'; ++i) {
+                if (json[i] == '\\' && i + 1 < json.size()) text += json[i++];
+                if (json[i] == '\n') ++line;
+                text += json[i];
+            }
+            string_pending = depth == 1;
+            last_string = std::move(text);
+            last_string_line = start_line;
+            continue;
+        } else if (c == ':') {
+            if (string_pending) keys.emplace_back(last_string, last_string_line);
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') string_pending = false;
+    }
+    return keys;
+}
+
+namespace {
+
+std::string known_keys() {
+    std::string out;
+    for (const ConfigKey& k : config_keys()) out += (out.empty() ? "" : ", ") + std::string(k.name);
+    return out;
+}
+
+}  // namespace
+
 Result<DashboardConfig> parse_config(const std::string& json, const std::string& origin) {
     nlohmann::json doc = nlohmann::json::parse(json, nullptr, false, true);
     if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
     if (!doc.is_object()) return Error{origin + ": must be a JSON object"};
+    const std::vector<std::pair<std::string, int>> lines = top_level_key_lines(json);
+    auto where = [&](const std::string& key) {
+        // The last occurrence: a key written twice takes its last value, as nlohmann does.
+        for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+            if (it->first == key) return fmt::format("{}:{}", origin, it->second);
+        return origin;
+    };
     DashboardConfig c;
     c.origin = origin;
     auto bad = [&](const std::string& key, std::string_view what) {
-        return Error{fmt::format("{}: {}: {}", origin, key, what)};
+        return Error{fmt::format("{}: {}: {}", where(key), key, what)};
     };
-    for (const auto& [key, value] : doc.items()) {
+    // In the file's order, so the first problem reported is the first in the file; a key
+    // written twice is judged once, by its last value (as nlohmann keeps it).
+    std::vector<std::string> order;
+    for (const auto& [key, line] : lines)
+        if (doc.contains(key) && std::find(order.begin(), order.end(), key) == order.end())
+            order.push_back(key);
+    for (const auto& item : doc.items())
+        if (std::find(order.begin(), order.end(), item.key()) == order.end())
+            order.push_back(item.key());  // written with escapes: no line found for it
+    for (const std::string& key : order) {
+        const nlohmann::json& value = doc[key];
         if (key == "theme" || key == "color" || key == "memory") {
             if (!value.is_string()) return bad(key, "must be a string");
             const std::string v = value.get<std::string>();
             if (key == "color" && v != "auto" && v != "never" && v != "always")
                 return bad(key, "must be auto, never or always, not \"" + v + "\"");
+            if (v.empty()) return bad(key, "must not be empty");
+            if (key == "memory")
+                if (Result<std::uint64_t> bytes = parse_memory_size(v); !bytes)
+                    return bad(key, bytes.error().message);
             (key == "theme" ? c.theme : key == "color" ? c.color : c.memory) = v;
         } else if (key == "ascii" || key == "mouse") {
             if (!value.is_boolean()) return bad(key, "must be true or false");
@@ -45,13 +145,13 @@ Result<DashboardConfig> parse_config(const std::string& json, const std::string&
         } else if (key == "poll_ms" || key == "refresh_ms") {
             if (!value.is_number_integer()) return bad(key, "must be a whole number");
             const long long v = value.get<long long>();
-            const long long lo = key == "poll_ms" ? 0 : 10;
-            if (v < lo || v > 3'600'000) return bad(key, fmt::format("must be {} to 3600000", lo));
-            (key == "poll_ms" ? c.poll_ms : c.refresh_ms) = static_cast<int>(v);
+            const bool poll = key == "poll_ms";
+            if (poll ? !(v == 0 || (v >= 10 && v <= 3'600'000)) : (v < 10 || v > 3'600'000))
+                return bad(key, poll ? "must be 0, or 10 to 3600000" : "must be 10 to 3600000");
+            (poll ? c.poll_ms : c.refresh_ms) = static_cast<int>(v);
         } else {
-            return bad(key,
-                       "unknown key (known: theme, color, ascii, mouse, smoothing, memory, "
-                       "poll_ms, refresh_ms)");
+            c.warnings.push_back(fmt::format("{}: unknown key \"{}\" (ignored; known: {})",
+                                             where(key), key, known_keys()));
         }
     }
     return c;
@@ -68,6 +168,44 @@ Result<DashboardConfig> load_config(const std::string& path) {
     std::ostringstream text;
     text << in.rdbuf();
     return parse_config(text.str(), file);
+}
+
+namespace {
+
+// Each key's value as JSON text, in config_keys() order.
+std::string value_text(const DashboardConfig& c, std::string_view key) {
+    if (key == "theme") return nlohmann::json(c.theme).dump();
+    if (key == "color") return nlohmann::json(c.color).dump();
+    if (key == "ascii") return c.ascii ? "true" : "false";
+    if (key == "mouse") return c.mouse ? "true" : "false";
+    if (key == "smoothing") return nlohmann::json(c.smoothing).dump();
+    if (key == "memory") return nlohmann::json(c.memory).dump();
+    if (key == "poll_ms") return std::to_string(c.poll_ms);
+    if (key == "refresh_ms") return std::to_string(c.refresh_ms);
+    return "null";
+}
+
+}  // namespace
+
+std::string print_config(const DashboardConfig& config) {
+    const DashboardConfig defaults;
+    std::string out = fmt::format(
+        "// runtop's configuration: {}.\n"
+        "// Save as {} and edit; every key is optional, the command line wins.\n{{\n",
+        config.origin.empty() ? "the defaults (no config file)"
+                              : "the defaults, then " + config.origin,
+        config_path().empty() ? "$XDG_CONFIG_HOME/runtop/config.json" : config_path());
+    const std::span<const ConfigKey> keys = config_keys();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const ConfigKey& k = keys[i];
+        const std::string value = value_text(config, k.name);
+        const std::string fallback = value_text(defaults, k.name);
+        out += fmt::format("  // {}\n  // {}; default {}{}{}\n", k.help, k.values, fallback,
+                           k.option.empty() ? "" : "; option ", k.option);
+        out += fmt::format("  \"{}\": {}{}{}\n", k.name, value, i + 1 < keys.size() ? "," : "",
+                           value == fallback ? "" : "  // set in " + config.origin);
+    }
+    return out + "}\n";
 }
 
 }  // namespace runtop

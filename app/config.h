@@ -1,43 +1,58 @@
 // The dashboard's config file, $XDG_CONFIG_HOME/runtop/config.json (else
 // ~/.config/runtop/config.json): defaults for the dashboard's options, each overridden by the
-// command line. Documented in docs/config.md. Every key is optional; an unknown key or a value of
-// the wrong kind is an error naming the file and the key (a typo must not pass silently):
+// command line. One table (config_keys()) names every key with its values, default and meaning;
+// it drives the parser's messages, `runtop --print-config`, the man page's CONFIGURATION section
+// and the check that docs/config.md documents every key. The file is JSON; // and /* */
+// comments are allowed, so the printed configuration can be saved as it is.
 //
-//   {
-//     "theme": "dark",        // dark | light | mono | cvd | a theme file name or path
-//     "color": "auto",        // auto | never | always
-//     "ascii": false,         // ASCII glyphs only
-//     "mouse": true,          // click and wheel
-//     "smoothing": 0.6,       // the detail chart's EMA weight at start: 0, 0.6, 0.9 or 0.99
-//     "memory": "1G",         // the point budget (--memory)
-//     "poll_ms": 0,           // 0: inotify where it works; else stat polling every poll_ms
-//     "refresh_ms": 100       // at most one frame per refresh_ms while data streams in
-//   }
+// A value of the wrong kind is an error naming the file, the line and the key. An unknown key is
+// a warning naming the file and the line, and is ignored: a config written for a newer runtop
+// still starts an older one, and the warning catches a typo.
 #pragma once
 
-#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/result.h"
 
 namespace runtop {
 
 struct DashboardConfig {
-    std::string theme;  // "" = dark
+    std::string theme = "dark";
     std::string color = "auto";
     bool ascii = false;
     bool mouse = true;
     double smoothing = 0.6;
-    std::string memory;  // "" = the default budget
+    std::string memory = "1G";
     int poll_ms = 0;
     int refresh_ms = 100;
-    std::string origin;  // the file read, or "" when there was none
+    std::string origin;                 // the file read, or "" when there was none
+    std::vector<std::string> warnings;  // "FILE:LINE: unknown key "x" (ignored; known: ...)"
 };
+
+struct ConfigKey {
+    std::string_view name;
+    std::string_view values;  // what it takes, for people: "auto | never | always"
+    std::string_view help;
+    std::string_view option;  // the command-line option that overrides it ("" when none)
+};
+// Every key, in the order --print-config and the docs list them.
+std::span<const ConfigKey> config_keys();
 
 // The config file's path ("" when neither XDG_CONFIG_HOME nor HOME is set).
 std::string config_path();
 // Reads `path` ("" = config_path()); a missing file is the defaults, not an error.
 Result<DashboardConfig> load_config(const std::string& path = {});
 Result<DashboardConfig> parse_config(const std::string& json, const std::string& origin);
+
+// The configuration as a commented JSON file: each key's meaning, values and default, and
+// where its value came from. parse_config reads it back to the same configuration.
+std::string print_config(const DashboardConfig& config);
+
+// The 1-based line of each top-level key of a JSON object text (comments and strings skipped),
+// in order; keys with escapes are given as written between the quotes.
+std::vector<std::pair<std::string, int>> top_level_key_lines(std::string_view json);
 
 }  // namespace runtop

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "app/config.h"
 #include "views/actions.h"
 
 namespace runtop {
@@ -17,7 +18,7 @@ std::string command_synopsis(const Command& c) {
 std::string command_section(const Command& c) {
     std::string out = ".SS \"";
     out += c.name.empty() ? std::string("runtop [OPTIONS] [NAME=]PATH...")
-                          : "runtop " + std::string(c.name);
+                          : "runtop " + roff_escape(c.name);
     out += "\"\n" + roff_escape(c.summary) + "\n";
     for (const OptionSpec& o : *c.options) {
         out += ".TP\n\\fB\\-\\-" + roff_escape(o.name) + "\\fR";
@@ -49,6 +50,17 @@ std::string keys_section() {
     return out;
 }
 
+std::string config_section() {
+    std::string out;
+    for (const ConfigKey& k : config_keys()) {
+        out += ".TP\n\\fB" + roff_escape(k.name) + "\\fR: " + roff_escape(k.values) + "\n" +
+               roff_escape(k.help);
+        if (!k.option.empty()) out += " (\\fB" + roff_escape(k.option) + "\\fR)";
+        out += "\n";
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string roff_escape(std::string_view text) {
@@ -69,7 +81,7 @@ std::string roff_escape(std::string_view text) {
 
 Result<std::string> man_page(std::string_view source, std::string_view version) {
     std::string out;
-    bool synopsis = false, command_list = false, keys = false;
+    bool synopsis = false, command_list = false, keys = false, config = false;
     std::size_t line_no = 0;
     while (!source.empty()) {
         const std::size_t nl = source.find('\n');
@@ -85,6 +97,9 @@ Result<std::string> man_page(std::string_view source, std::string_view version) 
         } else if (line == "@KEYS@") {
             out += keys_section();
             keys = true;
+        } else if (line == "@CONFIG@") {
+            out += config_section();
+            config = true;
         } else {
             std::string text(line);
             for (std::size_t at; (at = text.find("@VERSION@")) != std::string::npos;)
@@ -98,8 +113,9 @@ Result<std::string> man_page(std::string_view source, std::string_view version) 
             out += '\n';
         }
     }
-    if (!synopsis || !command_list || !keys)
-        return Error{"man page source: @SYNOPSIS@, @COMMANDS@ and @KEYS@ must each have a line"};
+    if (!synopsis || !command_list || !keys || !config)
+        return Error{
+            "man page source: @SYNOPSIS@, @COMMANDS@, @KEYS@ and @CONFIG@ must each have a line"};
     return out;
 }
 

@@ -4,7 +4,8 @@
 // action table of keys (the same rows the `?` screen and docs/keys.md come from).
 //
 // Placeholders in the source, each alone on a line: @VERSION@ (inside .TH too), @SYNOPSIS@,
-// @COMMANDS@, @KEYS@. An unknown @WORD@ line is an error, as is a placeholder left out.
+// @COMMANDS@, @KEYS@, @CONFIG@ (the config file's keys, app/config.h). An unknown @WORD@ line is an
+// error, as is a placeholder left out.
 #pragma once
 
 #include <string>

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "app/config.h"
@@ -26,17 +27,20 @@ TEST(Config, EveryDocumentedKey) {
     EXPECT_EQ(c->refresh_ms, 50);
 }
 
-TEST(Config, ErrorsNameTheFileAndTheKey) {
+TEST(Config, ErrorsNameTheFileTheLineAndTheKey) {
     struct Case {
         const char* json;
         const char* says;
     } cases[] = {
-        {R"({"them": "dark"})", "c.json: them: unknown key"},
-        {R"({"color": "sometimes"})", "c.json: color: must be auto, never or always"},
-        {R"({"ascii": "yes"})", "c.json: ascii: must be true or false"},
-        {R"({"smoothing": 1})", "c.json: smoothing: must be at least 0 and below 1"},
-        {R"({"poll_ms": 1.5})", "c.json: poll_ms: must be a whole number"},
-        {R"({"refresh_ms": 1})", "c.json: refresh_ms: must be 10 to 3600000"},
+        {"{\n  \"color\": \"sometimes\"\n}", "c.json:2: color: must be auto, never or always"},
+        {R"({"ascii": "yes"})", "c.json:1: ascii: must be true or false"},
+        {"{\"theme\": \"cvd\",\n\n \"smoothing\": 1}",
+         "c.json:3: smoothing: must be at least 0 and below 1"},
+        {R"({"poll_ms": 1.5})", "c.json:1: poll_ms: must be a whole number"},
+        {R"({"poll_ms": 5})", "c.json:1: poll_ms: must be 0, or 10 to 3600000"},
+        {R"({"refresh_ms": 1})", "c.json:1: refresh_ms: must be 10 to 3600000"},
+        {R"({"memory": "lots"})", "c.json:1: memory: "},
+        {R"({"theme": ""})", "c.json:1: theme: must not be empty"},
         {R"([1])", "c.json: must be a JSON object"},
         {R"({)", "c.json: not valid JSON"},
     };
@@ -47,12 +51,93 @@ TEST(Config, ErrorsNameTheFileAndTheKey) {
     }
 }
 
+// A typo must not pass silently, and a key from a newer runtop must not stop an older one: a
+// warning with the file and line, and the rest of the file applies.
+TEST(Config, UnknownKeysAreReportedWithTheirLineAndIgnored) {
+    const std::string json =
+        "{\n"
+        "  // a comment with \"quotes\": {not a key}\n"
+        "  \"theme\": \"light\",\n"
+        "  \"them\": \"dark\",  /* \"mouse\": 1 */\n"
+        "  \"nested\": {\"theme\": 1, \"x\": [{\"y\": 2}]},\n"
+        "  \"ascii\": true\n"
+        "}\n";
+    auto c = parse_config(json, "c.json");
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ(c->theme, "light");
+    EXPECT_TRUE(c->ascii);
+    ASSERT_EQ(c->warnings.size(), 2u);
+    EXPECT_EQ(c->warnings[0].rfind("c.json:4: unknown key \"them\" (ignored; known: theme, ", 0),
+              0u)
+        << c->warnings[0];
+    EXPECT_EQ(c->warnings[1].rfind("c.json:5: unknown key \"nested\"", 0), 0u) << c->warnings[1];
+}
+
+TEST(Config, TopLevelKeyLinesSkipStringsCommentsAndNesting) {
+    const auto lines = top_level_key_lines(
+        "{\"a\": \"x:y\", \"b\"\n:\n{\"c\": 1},\n// \"d\": 2\n\"e\\\"f\": [\"g\", {\"h\": "
+        "3}],\n\"i\": 4}");
+    const std::vector<std::pair<std::string, int>> want = {
+        {"a", 1}, {"b", 1}, {"e\\\"f", 5}, {"i", 6}};
+    EXPECT_EQ(lines, want);
+}
+
+// --print-config writes a file parse_config reads back to the same configuration, with every
+// key, its meaning and its default, and which values the file set.
+TEST(Config, PrintedConfigurationReadsBackAndCommentsEveryKey) {
+    auto c = parse_config(R"({"theme": "cvd", "smoothing": 0.9, "poll_ms": 250})", "my.json");
+    ASSERT_TRUE(c);
+    const std::string text = print_config(*c);
+    for (const ConfigKey& k : config_keys()) {
+        EXPECT_NE(text.find("\"" + std::string(k.name) + "\": "), std::string::npos) << k.name;
+        EXPECT_NE(text.find(std::string(k.help)), std::string::npos) << k.name;
+    }
+    EXPECT_NE(text.find("\"theme\": \"cvd\",  // set in my.json"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"color\": \"auto\",\n"), std::string::npos) << text;
+    auto back = parse_config(text, "printed");
+    ASSERT_TRUE(back) << back.error().message << "\n" << text;
+    EXPECT_TRUE(back->warnings.empty());
+    EXPECT_EQ(back->theme, "cvd");
+    EXPECT_DOUBLE_EQ(back->smoothing, 0.9);
+    EXPECT_EQ(back->poll_ms, 250);
+    EXPECT_EQ(back->color, "auto");
+    EXPECT_EQ(back->memory, "1G");
+}
+
+// docs/config.md has a row for every key, and no row for a key runtop does not know.
+TEST(Config, DocsDescribeEveryKey) {
+    const std::string doc = testing::read_file(std::string(RUNTOP_SOURCE_DIR) + "/docs/config.md");
+    std::set<std::string> rows;
+    std::size_t at = 0;
+    while ((at = doc.find("\n| `", at)) != std::string::npos) {
+        at += 4;
+        rows.insert(doc.substr(at, doc.find('`', at) - at));
+    }
+    std::set<std::string> keys;
+    for (const ConfigKey& k : config_keys()) keys.insert(std::string(k.name));
+    EXPECT_EQ(rows, keys);
+}
+
+TEST(ConfigCli, PrintConfigShowsTheFileAndReportsUnknownKeys) {
+    testing::TempDir d;
+    testing::write_file(d / "c.json", "{\"color\": \"never\",\n \"colour\": 1}");
+    auto r = testing::run_runtop({"--print-config", "--config", d / "c.json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\"color\": \"never\",  // set in " + (d / "c.json")), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.err.find(d / "c.json" + ":2: unknown key \"colour\""), std::string::npos) << r.err;
+    r = testing::run_runtop({"--print-config", "--config", d / "missing.json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("missing.json: cannot be read"), std::string::npos) << r.err;
+}
+
 TEST(Config, MissingFileIsTheDefaultsButANamedOneMustExist) {
     testing::TempDir d;
     ::setenv("XDG_CONFIG_HOME", d.path().c_str(), 1);
     auto c = load_config();
     ASSERT_TRUE(c);
     EXPECT_EQ(c->color, "auto");
+    EXPECT_EQ(c->theme, "dark");
     EXPECT_TRUE(c->origin.empty());
     EXPECT_FALSE(load_config(d.path() + "/nope.json"));
     testing::make_dirs(d / "runtop");

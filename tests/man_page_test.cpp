@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/cli.h"
+#include "app/config.h"
 #include "tests/test_support.h"
 #include "views/actions.h"
 
@@ -25,7 +26,7 @@ TEST(ManPage, EveryCommandOptionAndKeyIsInIt) {
     EXPECT_NE(page->find(".TH RUNTOP 1 \"\" \"runtop 9.9.9\""), std::string::npos);
     for (const Command& c : commands()) {
         if (!c.name.empty()) {
-            EXPECT_NE(page->find(".SS \"runtop " + std::string(c.name) + "\""), std::string::npos)
+            EXPECT_NE(page->find(".SS \"runtop " + roff_escape(c.name) + "\""), std::string::npos)
                 << c.name;
         }
         EXPECT_NE(page->find(roff_escape(c.synopsis)), std::string::npos) << c.synopsis;
@@ -36,17 +37,21 @@ TEST(ManPage, EveryCommandOptionAndKeyIsInIt) {
     for (const ui::Binding& b : ui::bindings())
         for (std::string_view key : b.keys)
             EXPECT_NE(page->find("\\fB" + roff_escape(key) + "\\fR"), std::string::npos) << key;
+    for (const ConfigKey& k : config_keys())
+        EXPECT_NE(page->find(".TP\n\\fB" + roff_escape(k.name) + "\\fR: "), std::string::npos)
+            << k.name;
     EXPECT_EQ(page->find('@'), std::string::npos) << "a placeholder was left in the page";
 }
 
 TEST(ManPage, PlaceholdersAreCheckedAndTextIsEscaped) {
-    const std::string ok = "@SYNOPSIS@\n@COMMANDS@\n@KEYS@\n";
+    const std::string ok = "@SYNOPSIS@\n@COMMANDS@\n@KEYS@\n@CONFIG@\n";
     EXPECT_TRUE(man_page(ok, "1"));
     const Result<std::string> unknown = man_page(ok + "see @MANUAL@ here\n", "1");
     ASSERT_FALSE(unknown);
-    EXPECT_NE(unknown.error().message.find("line 4"), std::string::npos) << unknown.error().message;
-    EXPECT_FALSE(man_page("@SYNOPSIS@\n@COMMANDS@\n", "1"));     // no keys
-    EXPECT_TRUE(man_page(ok + "mail user@example.com\n", "1"));  // one @ is text
+    EXPECT_NE(unknown.error().message.find("line 5"), std::string::npos) << unknown.error().message;
+    EXPECT_FALSE(man_page("@SYNOPSIS@\n@COMMANDS@\n@CONFIG@\n", "1"));  // no keys
+    EXPECT_FALSE(man_page("@SYNOPSIS@\n@COMMANDS@\n@KEYS@\n", "1"));    // no config keys
+    EXPECT_TRUE(man_page(ok + "mail user@example.com\n", "1"));         // one @ is text
     EXPECT_EQ(roff_escape(".x 'y\n.z"), "\\&.x 'y\n\\&.z");
     EXPECT_EQ(roff_escape("--a\\b"), "\\-\\-a\\eb");
 }
