@@ -5,13 +5,14 @@ BUILD       ?= build
 ASAN_BUILD  ?= build-asan
 FUZZ_BUILD  ?= build-fuzz
 PREFIX      ?= /usr/local
+DESTDIR     ?=
 FUZZ_RUNS   ?= 1000000
 DEMO_DIR    ?= $(BUILD)/demo-run
 CMAKE_FLAGS ?=
 
 DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev protobuf-compiler \
                  libre2-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev \
-                 libncurses-dev libinotifytools0-dev tmux
+                 libncurses-dev libinotifytools0-dev tmux zsh groff-base dpkg-dev file
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps build run test test-release test-asan test-portable portable deb bench fuzz \
@@ -58,7 +59,7 @@ portable: build
 
 # The tests that drive the runtop binary (command line, snapshot, follow, the dashboard in tmux
 # and through ssh), run again against runtop-portable.
-PORTABLE_TESTS := ^(Cli|CliErrors|CliMemory|Check|CheckSamples|Diff|DiffSamples|Snapshot|DumpFollow|FollowCsv|DashboardE2e|DashboardE2eSsh|DashboardExit|E2eInfra|E2eInfraSsh|ConfigCli|Completion)[./]
+PORTABLE_TESTS := ^(Cli|CliErrors|CliMemory|Check|CheckSamples|Diff|DiffSamples|Snapshot|DumpFollow|FollowCsv|DashboardE2e|DashboardE2eSsh|DashboardExit|E2eInfra|E2eInfraSsh|ConfigCli)[./]
 test-portable: portable
 	RUNTOP_TEST_BINARY=$(abspath $(BUILD))/runtop-portable \
 	    ctest --test-dir $(BUILD) --output-on-failure -j2 -R '$(PORTABLE_TESTS)'
@@ -73,8 +74,16 @@ fuzz: deps
 	cmake --build $(FUZZ_BUILD) -j2
 	tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS)
 
+# PREFIX (default /usr/local) and DESTDIR (a staging root, for packagers) as usual: the binary,
+# runtop(1), bash and zsh completion, the theme files and the docs.
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+
+# build/runtop_VERSION_ARCH.deb: the same files under /usr; dependencies from dpkg-shlibdeps.
+deb: build
+	cd $(BUILD) && cpack -G DEB
+	@dpkg-deb --field $(BUILD)/runtop_*.deb Package Version Architecture Depends Installed-Size
+
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

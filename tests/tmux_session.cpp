@@ -227,8 +227,9 @@ bool TmuxSession::send_keys(const std::vector<std::string>& keys) {
     return tmux(args).has_value();
 }
 
+// "--": text starting with a dash is text, not a send-keys flag.
 bool TmuxSession::send_text(std::string_view text) {
-    return tmux({"send-keys", "-t", target_, "-l", std::string(text)}).has_value();
+    return tmux({"send-keys", "-t", target_, "-l", "--", std::string(text)}).has_value();
 }
 
 std::string TmuxSession::capture(bool escapes) {
