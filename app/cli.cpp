@@ -18,54 +18,53 @@ namespace runtop {
 
 std::span<const Command> commands() {
     static const std::vector<Command> table = {
-        {"",
-         "runtop [--filter RE] [--ranks SPEC] [--theme NAME] [--color auto|never|always] "
-         "[--ascii] [--no-mouse] [--poll[=MS]] [--rules FILE] [--config FILE] [--memory SIZE] "
-         "[--tolerance X] [--align step|wall] [--by rank|mean] [NAME=]PATH...",
+        {"", "[NAME=]PATH...",
          "the interactive dashboard (keys: ? inside; docs/keys.md); two roots open on the "
          "comparison",
          &kDashboardOptions, cmd_dashboard},
-        {"ls",
-         "runtop ls [--format text|csv] [--filter RE] [--ranks SPEC] [--memory SIZE] "
-         "[NAME=]PATH...",
+        {"ls", "[NAME=]PATH...",
          "list every series: run, rank, tag, points, first and last step, last value, source",
          &kLsOptions, cmd_ls},
-        {"dump",
-         "runtop dump [--format csv|jsonl] [--follow] [--filter RE] [--ranks SPEC] [NAME=]PATH...",
+        {"dump", "[NAME=]PATH...",
          "print every point (run,rank,tag,step,wall_time,value), series by series", &kDumpOptions,
          cmd_dump},
-        {"check",
-         "runtop check [--rules FILE] [--format text|json] [--filter RE] [--ranks SPEC] "
-         "[NAME=]PATH...",
+        {"check", "[NAME=]PATH...",
          "evaluate the alert rules; print anomalies first failure first; exit 0 none, 1 found, "
          "2 error",
          &kCheckOptions, cmd_check},
-        {"snapshot",
-         "runtop snapshot [--size COLSxROWS] "
-         "[--view overview|ranks|heatmap|anomalies|compare|detail] [--filter RE] [--tag TAG] "
-         "[--step N] [--ranks SPEC] [--ascii] [--color never|always] [--rules FILE] "
-         "[--keys KEYS] [--tolerance X] [--align step|wall] [--by rank|mean] [NAME=]PATH...",
+        {"snapshot", "[NAME=]PATH...",
          "render one frame of a dashboard view to stdout as text (no terminal needed)",
          &kSnapshotOptions, cmd_snapshot},
-        {"diff",
-         "runtop diff [--format text|csv|json] [--tolerance X] [--align step|wall] "
-         "[--by rank|mean] [--filter RE] [--ranks SPEC] [--memory SIZE] [NAME=]PATH [NAME=]PATH",
+        {"diff", "[NAME=]PATH [NAME=]PATH",
          "compare two runs tag by tag (steps in common, last values, delta, ratio, first "
          "divergence) and their configuration; exit 0 none diverge, 1 some do, 2 error "
          "(docs/diff.md)",
          &kDiffOptions, cmd_diff},
-        {"demo", "runtop demo [--dir DIR] [--ranks N] [--steps N] [--rate STEPS_PER_S] [--no-ui]",
-         "write a simulated multi-rank training run live, with injected trouble", &kDemoOptions,
-         cmd_demo},
-        {"--print-config", "runtop --print-config [--config FILE]",
+        {"demo", "", "write a simulated multi-rank training run live, with injected trouble",
+         &kDemoOptions, cmd_demo},
+        {"--print-config", "",
          "print the dashboard's effective configuration as a commented config.json (defaults, "
          "then the config file; docs/config.md)",
          &kPrintConfigOptions, cmd_print_config},
-        {"--version", "runtop --version",
-         "print runtop's version and the git commit it was built from", &kVersionOptions,
-         cmd_version},
+        {"--version", "", "print runtop's version and the git commit it was built from",
+         &kVersionOptions, cmd_version},
     };
     return table;
+}
+
+std::string synopsis(const Command& c) {
+    std::string out = "runtop";
+    if (!c.name.empty()) out += " " + std::string(c.name);
+    for (const OptionSpec& o : *c.options) {
+        if (o.name == "help") continue;  // every command has it; --help says so
+        out += " [--" + std::string(o.name);
+        if (!o.value.empty())
+            out +=
+                o.value_optional ? "[=" + std::string(o.value) + "]" : " " + std::string(o.value);
+        out += "]";
+    }
+    if (!c.operands.empty()) out += " " + std::string(c.operands);
+    return out;
 }
 
 std::string_view version() {
@@ -79,8 +78,7 @@ void print_usage(std::FILE* out) {
                  "runtop %s - a terminal dashboard for deep-learning training runs\n\n"
                  "usage:\n",
                  RUNTOP_VERSION);
-    for (const Command& c : commands())
-        std::fprintf(out, "  %.*s\n", static_cast<int>(c.synopsis.size()), c.synopsis.data());
+    for (const Command& c : commands()) std::fprintf(out, "  %s\n", synopsis(c).c_str());
     std::fprintf(out, "\ncommands:\n");
     int width = 0;
     for (const Command& c : commands())
@@ -95,13 +93,16 @@ void print_usage(std::FILE* out) {
                  "holding data files,\nwith rank directories (rank_3, rank3, <ts>-rank3-<uuid>) "
                  "folded into ranks of one run.\n"
                  "Reads TensorBoard event files (PyTorch, tensorboardX, TF/Keras, DeepSpeed, "
-                 "MindSpore).\n"
-                 "'runtop COMMAND --help' describes a command.\n");
+                 "MindSpore),\nmsProbe monitor CSVs and anomaly.json, DeepSpeed csv_monitor, "
+                 "Lightning metrics.csv, Hugging Face\ntrainer_state.json and Oumi telemetry.\n"
+                 "'runtop COMMAND --help' describes a command; man runtop has it all.\n\n"
+                 "dashboard options:\n%s",
+                 options_help(kDashboardOptions).c_str());
 }
 
 void print_command_help(const Command& c) {
-    std::printf("usage: %.*s\n\n%.*s\n\noptions:\n%s", static_cast<int>(c.synopsis.size()),
-                c.synopsis.data(), static_cast<int>(c.summary.size()), c.summary.data(),
+    std::printf("usage: %s\n\n%.*s\n\noptions:\n%s", synopsis(c).c_str(),
+                static_cast<int>(c.summary.size()), c.summary.data(),
                 options_help(*c.options).c_str());
 }
 

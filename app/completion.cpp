@@ -217,7 +217,7 @@ std::string zsh_completion() {
             specs += fmt::format(" \\\n        '--{}{}[{}]{}'", o.name, form,
                                  zsh_description(o.help), action);
         }
-        if (c.synopsis.find("PATH") != std::string_view::npos)
+        if (c.operands.find("PATH") != std::string_view::npos)
             specs += " \\\n        '*:path:_files'";
         if (c.name.empty()) {
             dashboard = specs;

@@ -12,7 +12,7 @@ namespace {
 
 std::string command_synopsis(const Command& c) {
     // .SY/.OP would need groff's extended macros; plain bold and italics render everywhere.
-    return ".PP\n" + roff_escape(c.synopsis) + "\n";
+    return ".PP\n" + roff_escape(synopsis(c)) + "\n";
 }
 
 std::string command_section(const Command& c) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli.h"
 #include "tests/test_support.h"
 #include "writers/demo_run.h"
 #include "writers/event_writer.h"
@@ -170,6 +171,31 @@ TEST(CliErrors, HelpAndVersion) {
     EXPECT_EQ(version.exit_code, 0);
     // The project version, then (from a git checkout) the commit it was configured from.
     EXPECT_TRUE(version.out.starts_with("runtop " + std::string(version_prefix()))) << version.out;
+}
+
+// Every command's --help is its row of the command table: the synopsis made from its options,
+// and each option with its help; `runtop --help` lists every synopsis and the dashboard's options.
+TEST(CliErrors, EveryHelpComesFromTheCommandTable) {
+    const auto top = run_runtop({"--help"});
+    ASSERT_EQ(top.exit_code, 0);
+    for (const Command& c : commands()) {
+        EXPECT_NE(top.out.find("  " + synopsis(c) + "\n"), std::string::npos) << synopsis(c);
+        std::vector<std::string> args;
+        // The dashboard's own help: `runtop PATH --help` (`runtop --help` is the overview).
+        args.push_back(c.name.empty() ? "." : std::string(c.name));
+        args.push_back("--help");
+        const auto help = run_runtop(args);
+        EXPECT_EQ(help.exit_code, 0) << c.name;
+        EXPECT_EQ(help.out.rfind("usage: " + synopsis(c) + "\n", 0), 0u) << help.out;
+        for (const OptionSpec& o : *c.options) {
+            EXPECT_NE(help.out.find("--" + std::string(o.name)), std::string::npos)
+                << c.name << " --" << o.name;
+            EXPECT_NE(help.out.find(std::string(o.help)), std::string::npos) << o.help;
+            if (c.name.empty()) {
+                EXPECT_NE(top.out.find(std::string(o.help)), std::string::npos);
+            }
+        }
+    }
 }
 
 TEST(CliErrors, ControlCharactersInTagsAreNeverWrittenRaw) {

@@ -29,7 +29,7 @@ TEST(ManPage, EveryCommandOptionAndKeyIsInIt) {
             EXPECT_NE(page->find(".SS \"runtop " + roff_escape(c.name) + "\""), std::string::npos)
                 << c.name;
         }
-        EXPECT_NE(page->find(roff_escape(c.synopsis)), std::string::npos) << c.synopsis;
+        EXPECT_NE(page->find(roff_escape(synopsis(c))), std::string::npos) << synopsis(c);
         for (const OptionSpec& o : *c.options)
             EXPECT_NE(page->find("\\fB\\-\\-" + roff_escape(o.name) + "\\fR"), std::string::npos)
                 << c.name << " --" << o.name;
