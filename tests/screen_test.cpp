@@ -271,6 +271,35 @@ TEST_F(CompareScreen, FiveOpensCompareAndBracketsCycleTheRunsSkippingTheOther) {
     EXPECT_NE(frame().find("A a vs B b"), std::string::npos) << frame();
 }
 
+// `runtop base=D1 new=D2` where each root holds a job's tensorboard/ and monitor_output/: A and B
+// are the same run of each root, never two runs of the first root.
+TEST(CompareDefaultPair, TwoRootsPairTheRunAtTheSamePlaceUnderEach) {
+    Store store;
+    Analyzer analyzer(default_rules());
+    AnalyzingSink sink(analyzer, &store);
+    ViewModel model(store, analyzer);
+    auto add = [&](const char* run) {
+        const SeriesId id = sink.series({run, 0, "train/loss"}, SourceKind::kTfEvents);
+        for (int s = 0; s < 10; ++s) sink.append(id, {s, 1.7e9 + s, 1.0 + s});
+    };
+    for (const char* run : {"base/monitor_output", "base/tensorboard", "new/tensorboard"}) add(run);
+    model.set_root_names({"base", "new"});
+    analyzer.finish();
+    model.update();
+    CompareState state;
+    EXPECT_EQ(compare_runs_of(state, model),
+              (std::pair<std::string, std::string>{"base/tensorboard", "new/tensorboard"}));
+    add("new/monitor_output");
+    model.update();
+    EXPECT_EQ(compare_runs_of(state, model),
+              (std::pair<std::string, std::string>{"base/monitor_output", "new/monitor_output"}));
+    // One root: its first two runs, as before.
+    model.set_root_names({"base"});
+    model.update();
+    EXPECT_EQ(compare_runs_of(state, model),
+              (std::pair<std::string, std::string>{"base/monitor_output", "base/tensorboard"}));
+}
+
 TEST_F(CompareScreen, OAMAndCChangeSortAlignmentRanksAndThePanel) {
     key("5");
     EXPECT_EQ(state_.compare.sort, CompareSort::kDivergence);

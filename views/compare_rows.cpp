@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "core/identity.h"
 #include "views/compare_cache.h"
 #include "views/compare_view.h"
 
@@ -99,10 +100,43 @@ std::shared_ptr<CompareCache> make_compare_cache() {
     return std::make_shared<CompareCache>();
 }
 
+namespace {
+
+// `runtop base=D1 new=D2`, each root holding several runs (a job's tensorboard/ beside its
+// msProbe monitor_output/): run A is the first run of the first root, and run B the run at the
+// same place under the second root (base/tensorboard against new/tensorboard), else that root's
+// first run. Not two runs of the same root, which would compare a job with itself.
+std::pair<std::string, std::string> default_pair(const ViewModel& model) {
+    const std::vector<std::string>& roots = model.root_names();
+    const std::vector<std::string>& names = model.run_names();
+    if (roots.size() < 2) return {};
+    auto runs_of = [&](const std::string& root) {
+        std::vector<std::string> out;
+        for (const std::string& n : names)
+            if (run_in_root(n, root)) out.push_back(n);
+        return out;
+    };
+    const std::vector<std::string> first = runs_of(roots[0]), second = runs_of(roots[1]);
+    if (first.empty() || second.empty()) return {};
+    auto below = [](const std::string& run, const std::string& root) {
+        return run.size() > root.size() ? run.substr(root.size()) : std::string();
+    };
+    for (const std::string& a : first)
+        for (const std::string& b : second)
+            if (below(a, roots[0]) == below(b, roots[1])) return {a, b};
+    return {first.front(), second.front()};
+}
+
+}  // namespace
+
 std::pair<std::string, std::string> compare_runs_of(const CompareState& state,
                                                     const ViewModel& model) {
     const std::vector<std::string>& names = model.run_names();
     std::string a = state.run_a, b = state.run_b;
+    if (a.empty() && b.empty()) {
+        auto [da, db] = default_pair(model);
+        if (!da.empty() && da != db) return {std::move(da), std::move(db)};
+    }
     if (a.empty()) {
         for (const std::string& n : names)
             if (n != b) {

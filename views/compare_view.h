@@ -49,8 +49,8 @@
 namespace runtop::ui {
 
 struct CompareState {
-    // The runs compared, by name; "" = the first two of ViewModel::run_names() (command-line
-    // root order). `[` and `]` set them.
+    // The runs compared, by name; "" = the default pair (compare_runs_of: with two roots, the
+    // same run of each; else the first two of ViewModel::run_names()). `[` and `]` set them.
     std::string run_a, run_b;
     CompareOptions options;  // the app sets them from --tolerance, --align, --by
     CompareSort sort = CompareSort::kDivergence;
