@@ -16,9 +16,12 @@ namespace runtop {
 
 const std::vector<OptionSpec> kCheckOptions = {
     {"rules", "FILE",
-     "alert rules (JSON; see ARCHITECTURE.md); default: ~/.config/runtop/rules.json if it "
-     "exists, else the built-in rules (NaN/Inf, robust spikes)"},
+     "alert rules (JSON; docs/howto.md#the-rules-file); default: ~/.config/runtop/rules.json "
+     "if it exists, else the built-in rules (NaN/Inf, robust spikes)"},
     {"format", "text|json", "output format (default text)"},
+    {"fail-on", "warn|alert",
+     "the least severity that makes the exit code 1 (default warn: any anomaly); every anomaly "
+     "is printed either way"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
     {"help", "", "show this help"},
@@ -94,13 +97,25 @@ void print_json(const AnomalyLog& log, std::string& out) {
     out += first ? "]}\n" : "\n]}\n";
 }
 
+std::string roots_text(const std::vector<RootSpec>& roots) {
+    std::string out;
+    for (const RootSpec& r : roots) out += (out.empty() ? "" : ", ") + r.path;
+    return out;
+}
+
 }  // namespace
 
 int cmd_check(const Args& args) {
     const std::string format = args.get("format", "text");
     if (format != "text" && format != "json") {
         std::fprintf(stderr, "runtop check: --format must be text or json, not '%s'\n",
-                     format.c_str());
+                     visible(format).c_str());
+        return kExitError;
+    }
+    const std::string fail_on = args.get("fail-on", "warn");
+    if (fail_on != "warn" && fail_on != "alert") {
+        std::fprintf(stderr, "runtop check: --fail-on must be warn or alert, not '%s'\n",
+                     visible(fail_on).c_str());
         return kExitError;
     }
     Result<Selection> selection = selection_from_args(args);
@@ -151,13 +166,21 @@ int cmd_check(const Args& args) {
     std::fprintf(stderr,
                  "runtop: %zu anomal%s (%zu alert, %zu warn; %zu imported from msProbe, %zu of "
                  "runtop's merged into them)%s; rules: %s; %zu series, %llu points from %llu "
-                 "files; %zu warnings\n",
+                 "files; %zu warning%s\n",
                  shown, shown == 1 ? "y" : "ies", alerts, shown - alerts, imported,
                  log.merged_count(), first.c_str(), visible(rules->origin).c_str(),
                  sink.series_count(), static_cast<unsigned long long>(analyzer.points()),
-                 static_cast<unsigned long long>(t.files), warnings);
+                 static_cast<unsigned long long>(t.files), warnings, warnings == 1 ? "" : "s");
     if (sources.readable_roots() < selection->roots.size()) return kExitError;
-    return shown > 0 ? kExitFound : kExitOk;
+    // A gate that found nothing to judge must not pass: an empty log directory is usually a
+    // job that never started, or a path with a typo below the root.
+    if (t.files == 0) {
+        std::fprintf(stderr, "runtop check: no data files under %s: nothing was checked\n",
+                     visible(roots_text(selection->roots)).c_str());
+        return kExitError;
+    }
+    const std::size_t failing = fail_on == "alert" ? alerts : shown;
+    return failing > 0 ? kExitFound : kExitOk;
 }
 
 }  // namespace runtop

@@ -13,8 +13,14 @@
 namespace runtop {
 namespace {
 
-// Pending cross-rank steps per group before the oldest is judged with the ranks it has.
+// Live: pending cross-rank steps per group before the oldest is judged with the ranks it has.
 constexpr std::size_t kMaxPendingSteps = 16;
+// While the backfill reads what was on disk, files arrive one after another, a rank's whole
+// history before the next rank's, so no step can be judged until every rank is read: steps wait
+// for set_live() or finish(). This bounds what waits (values over every group, 16 bytes each
+// plus the map's nodes: about 60 MB); past it the oldest step of the growing group is judged
+// with the ranks it has.
+constexpr std::size_t kMaxBackfillPendingValues = std::size_t{1} << 21;
 
 // What a rule's regexes say of a tag (Analyzer::tag_matches_).
 constexpr std::uint8_t kTagSelected = 1;
@@ -315,15 +321,17 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 Group& g = groups_[slot.group];
                 std::vector<RankValue>& at = g.pending[p.step];
                 at.push_back({keys_[id].rank, v});
+                ++pending_values_;
+                if (!live_) {
+                    while (pending_values_ > kMaxBackfillPendingValues) judge_oldest(g);
+                    break;
+                }
                 if (at.size() >= g.series_of_rank.size()) {
+                    pending_values_ -= at.size();
                     judge_group(g, p.step, at);
                     g.pending.erase(p.step);
                 }
-                while (g.pending.size() > kMaxPendingSteps) {
-                    auto oldest = g.pending.begin();
-                    judge_group(g, oldest->first, oldest->second);
-                    g.pending.erase(oldest);
-                }
+                while (g.pending.size() > kMaxPendingSteps) judge_oldest(g);
                 break;
             }
             case RuleType::kMsProbe: {
@@ -355,6 +363,18 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
         run.active_series += fired ? 1 : -1;
         run.state.active = run.active_series > 0 || run.stalled;
     }
+}
+
+void Analyzer::judge_oldest(Group& g) {
+    auto oldest = g.pending.begin();
+    pending_values_ -= oldest->second.size();
+    judge_group(g, oldest->first, oldest->second);
+    g.pending.erase(oldest);
+}
+
+void Analyzer::judge_waiting_steps() {
+    for (Group& g : groups_)
+        while (!g.pending.empty()) judge_oldest(g);
 }
 
 void Analyzer::judge_group(Group& g, std::int64_t step, std::vector<RankValue>& values) {
@@ -393,10 +413,7 @@ void Analyzer::import(const ImportedAnomaly& a) {
 }
 
 void Analyzer::finish() {
-    for (Group& g : groups_) {
-        for (auto& [step, values] : g.pending) judge_group(g, step, values);
-        g.pending.clear();
-    }
+    judge_waiting_steps();
     for (SeriesId id = 0; id < series_.size(); ++id) {
         for (Slot& slot : series_[id].slots()) {
             if (slot.type != RuleType::kSpike) continue;
@@ -415,6 +432,7 @@ void Analyzer::finish() {
 
 void Analyzer::set_live() {
     live_ = true;
+    judge_waiting_steps();  // every rank's history is in: each step with all of its ranks
     double limit = 0;
     for (const RuleConfig& rule : rules_.rules)
         if (rule.type == RuleType::kStall) limit = std::max(limit, rule.stall.seconds);

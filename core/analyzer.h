@@ -9,9 +9,12 @@
 //   nonfinite   NaN or ±Inf (and msProbe's `nans` op above 0: NaN elements inside the tensor)
 //   spike       core/spike_detector.h
 //   threshold   value above / below a bound
-//   cross_rank  a rank off the median of the ranks at the same step (core/cross_rank.h): judged
-//               when every rank known for the tag has that step, or, for a rank that lags, once
-//               16 later steps are waiting, or at finish()
+//   cross_rank  a rank off the median of the ranks at the same step (core/cross_rank.h). What
+//               was on disk at start arrives rank after rank, so until set_live() (or finish())
+//               steps wait, each then judged with every rank's value (up to ~2M waiting values;
+//               past that the oldest step is judged with what it has). Live: judged when every
+//               rank known for the tag has that step, or, for a rank that lags, once 16 later
+//               steps are waiting
 //   msprobe     msProbe's rules verbatim on msProbe's CSV series (core/msprobe_rules.h)
 //   stall       a run that received data while watched and then nothing for the rule's
 //               seconds (and for interval_factor of its usual step interval, if longer). Only
@@ -92,7 +95,8 @@ class Analyzer {
     // The wall clock (seconds), set by the caller before each batch of points and tick().
     void set_now(double now) { now_ = now; }
     // The backfill is over: from now on runs that receive points are live (watched while they
-    // grow), and so are runs whose newest point is younger than the stall limit.
+    // grow), and so are runs whose newest point is younger than the stall limit. Cross-rank
+    // steps that waited for every rank's history are judged now.
     void set_live();
     // Judges stalls at the current clock.
     void tick();
@@ -157,6 +161,8 @@ class Analyzer {
               std::string_view rule_name = {}, std::optional<Severity> severity = {});
     void pass(Slot& slot) { slot.open = AnomalyLog::kNone; }
     void judge_group(Group& group, std::int64_t step, std::vector<RankValue>& values);
+    void judge_oldest(Group& group);  // the group's oldest waiting step, with what it has
+    void judge_waiting_steps();       // every group's waiting steps, oldest first
     void run_fired(std::uint32_t run, Severity severity, std::int64_t step, bool new_episode);
     std::uint32_t run_index(const std::string& name);
 
@@ -178,6 +184,7 @@ class Analyzer {
     std::vector<std::unique_ptr<MsProbeRuleSet>> msprobe_sets_;  // per rule (msprobe rules only)
     double now_ = 0;
     bool live_ = false;
+    std::size_t pending_values_ = 0;  // cross-rank values waiting, over every group
     std::uint64_t points_ = 0;
 };
 

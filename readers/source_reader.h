@@ -28,7 +28,6 @@ enum class SourceFormat : std::uint8_t {
     kOumiTelemetry,          // Oumi `telemetry_callback_*.json` (written once, at the end)
     kPlainCsv,               // any other `.csv`: its header decides (step column or not)
 };
-std::string_view source_format_name(SourceFormat format);
 
 // Where a data file sits in the identity scheme (DESIGN.md §2); made by discovery.
 struct SourceFile {

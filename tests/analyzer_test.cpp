@@ -321,6 +321,7 @@ double rank_value(int rank, std::int64_t step, int odd, std::int64_t odd_step) {
 
 TEST(Analyzer, CrossRankFindsTheRankOffTheOthers) {
     Analyzer a(rules(kCrossRank));
+    a.set_live();  // watching: judged as the ranks write
     for (int r = 0; r < 8; ++r)
         a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
     a.add_series(8, {"run", 0, "train/loss"}, SourceKind::kTfEvents);  // not in the rule
@@ -340,6 +341,7 @@ TEST(Analyzer, CrossRankFindsTheRankOffTheOthers) {
 
 TEST(Analyzer, CrossRankJudgesALaggingRankLater) {
     Analyzer a(rules(kCrossRank));
+    a.set_live();  // watching: judged as the ranks write
     for (int r = 0; r < 8; ++r)
         a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
     // Rank 7 writes nothing yet: step 3 waits until 16 newer steps wait behind it.
@@ -354,6 +356,7 @@ TEST(Analyzer, CrossRankJudgesALaggingRankLater) {
 
 TEST(Analyzer, CrossRankFinishJudgesWhatIsStillWaiting) {
     Analyzer a(rules(kCrossRank));
+    a.set_live();  // watching: judged as the ranks write
     for (int r = 0; r < 8; ++r)
         a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
     for (std::int64_t s = 0; s < 10; ++s)
@@ -361,6 +364,34 @@ TEST(Analyzer, CrossRankFinishJudgesWhatIsStillWaiting) {
     EXPECT_EQ(a.log().size(), 0u);
     a.finish();
     EXPECT_EQ(found(a), (Founds{{5, "train/grad_norm", 5, "cross_rank"}}));
+}
+
+// What was on disk arrives rank after rank (each file read whole): nothing can be judged until
+// every rank is in, so the steps wait for set_live() (the dashboard's backfill is over) or
+// finish() (check, snapshot), then every step is judged with all of its ranks.
+TEST(Analyzer, CrossRankBackfillJudgesEveryStepWithEveryRank) {
+    for (const bool live_after : {true, false}) {
+        Analyzer a(rules(kCrossRank));
+        for (int r = 0; r < 8; ++r) {
+            a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
+            for (std::int64_t s = 0; s < 400; ++s) {
+                double v = rank_value(r, s, 5, 30);
+                if (r == 2 && s == 390) v *= 10;
+                add(a, r, s, v);
+            }
+        }
+        EXPECT_EQ(a.log().size(), 0u);
+        if (live_after) {
+            a.set_live();
+        } else {
+            a.finish();
+        }
+        EXPECT_EQ(found(a), (Founds{{5, "train/grad_norm", 30, "cross_rank"},
+                                    {2, "train/grad_norm", 390, "cross_rank"}}))
+            << (live_after ? "set_live" : "finish");
+        EXPECT_NE(a.log().records()[0].message.find("of 8 ranks"), std::string::npos)
+            << a.log().records()[0].message;
+    }
 }
 
 TEST(Analyzer, CrossRankNeedsMinRanksFiniteValues) {

@@ -169,6 +169,32 @@ TEST_F(Check, ErrorsExitTwoWithOneLineNamingTheCause) {
     EXPECT_EQ(run_runtop({"check", "--format", "xml", dir_.path()}).exit_code, 2);
 }
 
+// --fail-on alert: a pipeline that stops on a NaN (an alert) but not on a spike (a warning),
+// whatever else the log lists (msProbe's own warnings included).
+TEST_F(Check, FailOnAlertIgnoresWarnings) {
+    write("spiky/events.out.tfevents.1", healthy_events(500, -1, 300));
+    write("nan/events.out.tfevents.1", healthy_events(500, 450));
+    auto spiky = run_runtop({"check", dir_ / "spiky"});
+    EXPECT_EQ(spiky.exit_code, 1) << spiky.err;
+    EXPECT_NE(spiky.out.find("spike"), std::string::npos) << spiky.out;
+    auto spiky_alert = run_runtop({"check", "--fail-on", "alert", dir_ / "spiky"});
+    EXPECT_EQ(spiky_alert.exit_code, 0) << spiky_alert.err;
+    EXPECT_EQ(spiky_alert.out, spiky.out);  // listed all the same
+    EXPECT_EQ(run_runtop({"check", "--fail-on=alert", dir_ / "nan"}).exit_code, 1);
+    auto bad = run_runtop({"check", "--fail-on", "error", dir_ / "nan"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--fail-on must be warn or alert"), std::string::npos) << bad.err;
+}
+
+// Nothing to judge is not a pass: an empty directory (a job that never started, a wrong path).
+TEST_F(Check, NoDataFilesIsAnErrorNotAPass) {
+    testing::make_dirs(dir_ / "empty/sub");
+    write("empty/sub/notes.txt", "not a monitor file\n");
+    auto r = run_runtop({"check", dir_ / "empty"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no data files under " + (dir_ / "empty")), std::string::npos) << r.err;
+}
+
 // ---- ../shared/samples -------------------------------------------------------------------
 
 class CheckSamples : public Check {
