@@ -1,5 +1,7 @@
 #include "app/args.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cmath>
 
@@ -36,6 +38,14 @@ Result<Args> parse_args(const std::vector<std::string>& argv,
         } else if (body.size() != name.size()) {
             args.values[std::string(name)] = std::string(body.substr(name.size() + 1));
         } else if (spec->value_optional) {
+            // "--poll 2000": the 2000 would be a root to wait for. A number that is not a path
+            // here was meant as the value, which only follows an '='.
+            if (i + 1 < argv.size() && !argv[i + 1].empty() &&
+                argv[i + 1].find_first_not_of("0123456789") == std::string::npos &&
+                ::access(argv[i + 1].c_str(), F_OK) != 0)
+                return Error{"option --" + std::string(name) + " takes its value after '=' (--" +
+                             std::string(name) + "=" + argv[i + 1] + "); '" + argv[i + 1] +
+                             "' would be a path, and there is none"};
             args.values[std::string(name)] = "";
         } else if (i + 1 < argv.size()) {
             args.values[std::string(name)] = argv[++i];
@@ -53,7 +63,8 @@ std::string options_help(const std::vector<OptionSpec>& specs) {
     for (const OptionSpec& s : specs) {
         std::string head = "  --" + std::string(s.name);
         if (!s.value.empty())
-            head += (s.value_optional ? "[=" : " ") + std::string(s.value) + (s.value_optional ? "]" : "");
+            head += (s.value_optional ? "[=" : " ") + std::string(s.value) +
+                    (s.value_optional ? "]" : "");
         width = std::max(width, head.size());
         heads.push_back(std::move(head));
     }
