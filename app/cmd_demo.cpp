@@ -25,7 +25,9 @@ const std::vector<OptionSpec> kDemoOptions = {
     {"dir", "DIR", "write the run here (default: a fresh directory under $TMPDIR or /tmp)"},
     {"ranks", "N", "number of simulated ranks (default 4)"},
     {"steps", "N", "training steps to write (default 2000)"},
-    {"rate", "STEPS_PER_S", "steps written per second; 0 writes as fast as possible (default 20)"},
+    {"rate", "STEPS_PER_S",
+     "steps written per second; 0 writes as fast as possible, dated from $SOURCE_DATE_EPOCH when "
+     "it is set, so the files are the same every time (default 20)"},
     {"no-ui", "", "only write the run; do not open the dashboard"},
     {"help", "", "show this help"},
 };
@@ -65,6 +67,17 @@ int cmd_demo(const Args& args) {
     options.ranks = static_cast<int>(*ranks);
     options.steps = *steps;
     options.rate = *rate;
+    // Written at once, the run can be dated from SOURCE_DATE_EPOCH (the reproducible-builds
+    // convention): scripts/docs-media.sh makes the README's screenshots byte for byte the same.
+    // A live demo keeps the clock: its points must look fresh to the dashboard.
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch && *rate == 0) {
+        Result<long long> at = parse_integer("SOURCE_DATE_EPOCH", epoch, 0, 1LL << 40);
+        if (!at) {
+            std::fprintf(stderr, "runtop demo: %s\n", at.error().message.c_str());
+            return kExitError;
+        }
+        options.start_time = static_cast<double>(*at);
+    }
 
     Result<DemoRun> run = DemoRun::create(options);
     if (!run) {

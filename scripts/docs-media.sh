@@ -9,10 +9,9 @@
 #   docs/media/demo.svg    the same recording as an animated SVG (svg-term-cli, through npx)
 #
 # Needs tmux, asciinema and python3 (Debian packages), and npx (npm: svg-term-cli is fetched
-# from the npm registry on first use; or set SVG_TERM=/path/to/svg-term). With faketime (Debian package
-# `faketime`) the demo runs are written at a fixed date, so the text files come out byte for
-# byte the same on every run; without it the one "wall" line of detail.txt and compare.txt
-# shows the time they were made (every other line is the same anyway: the demo is seeded).
+# from the npm registry on first use; or set SVG_TERM=/path/to/svg-term). The demo runs are
+# written at once and dated from SOURCE_DATE_EPOCH, so the text files come out byte for byte the
+# same on every run (the demo is seeded); the cast is live and differs each time.
 set -euo pipefail
 
 if [[ $# -ne 1 || $1 == -h || $1 == --help ]]; then
@@ -44,17 +43,13 @@ runtop=$work/runtop
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC XDG_CONFIG_HOME=$work/config
 mkdir -p "$XDG_CONFIG_HOME"
 
-pin=()
-if command -v faketime >/dev/null; then
-    pin=(faketime -f '2026-01-15 09:00:00') # a frozen clock: fine for --rate 0, which never waits
-else
-    echo "$0: faketime not found: the 'wall' line of detail.txt and compare.txt will show when this runs" >&2
-fi
+# 2026-01-15 09:00:00 UTC: `runtop demo --rate 0` dates its points from it.
+export SOURCE_DATE_EPOCH=1768467600
 
 # --- 1. demo runs, written at once ---------------------------------------------------------
 # The demo is seeded: same options, same values. Its trouble: a loss/grad_norm spike on rank 1
 # at 35% of the steps, NaN on rank 2 at 70%, rank 7 straggling (throughput, GPU util).
-demo() { "${pin[@]}" "$runtop" demo --no-ui --rate 0 --ranks 8 "$@" >/dev/null; }
+demo() { "$runtop" demo --no-ui --rate 0 --ranks 8 "$@" >/dev/null; }
 demo --steps 600 --dir "$work/run"
 # For the compare view: the same job on a longer schedule (warmup, decay, trouble all scale).
 demo --steps 800 --dir "$work/long"
@@ -70,8 +65,8 @@ snap ranks --view ranks "$work/run"
 snap heatmap --view heatmap --tag train/loss "$work/run"
 snap anomalies --view anomalies "$work/run"
 snap detail --view detail --tag train/loss --step 210 "$work/run" # the rank-1 spike
-# The TensorBoard halves only: with whole demo directories the compare view would pair the
-# first two runs read (base's msProbe run against base's TensorBoard run).
+# The TensorBoard halves: with whole demo directories the compare view pairs the msProbe runs
+# (the first run of each root), whose tags read less plainly than train/loss.
 snap compare --view compare base="$work/run/tensorboard" new="$work/long/tensorboard"
 
 # --- 3. asciinema recording of the live dashboard, in a detached 100x30 tmux ---------------

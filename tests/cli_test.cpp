@@ -173,6 +173,24 @@ TEST(CliErrors, HelpAndVersion) {
     EXPECT_TRUE(version.out.starts_with("runtop " + std::string(version_prefix()))) << version.out;
 }
 
+// `SOURCE_DATE_EPOCH=... runtop demo --rate 0`: the same event files every time, dated from the
+// epoch (what makes the README's screenshots reproducible).
+TEST(CliErrors, DemoWrittenAtOnceHonoursSourceDateEpoch) {
+    TempDir d;
+    ::setenv("SOURCE_DATE_EPOCH", "1768467600", 1);  // 2026-01-15 09:00:00 UTC
+    for (const char* run : {"/a", "/b"})
+        ASSERT_EQ(run_runtop({"demo", "--no-ui", "--rate", "0", "--ranks", "2", "--steps", "50",
+                              "--dir", d.path() + run})
+                      .exit_code,
+                  0);
+    ::unsetenv("SOURCE_DATE_EPOCH");
+    const auto a = run_runtop({"dump", d.path() + "/a/tensorboard"});
+    const auto b = run_runtop({"dump", d.path() + "/b/tensorboard"});
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_NE(a.out.find(",1768467600"), std::string::npos) << a.out.substr(0, 300);
+}
+
 // Every command's --help is its row of the command table: the synopsis made from its options,
 // and each option with its help; `runtop --help` lists every synopsis and the dashboard's options.
 TEST(CliErrors, EveryHelpComesFromTheCommandTable) {

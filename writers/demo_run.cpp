@@ -48,7 +48,7 @@ Result<DemoRun> DemoRun::create(const DemoOptions& options) {
     DemoRun run;
     run.options_ = options;
     run.trouble_ = trouble_for(options);
-    run.start_time_ = now_seconds();
+    run.start_time_ = options.start_time.value_or(now_seconds());
     for (int r = 0; r < options.ranks; ++r) {
         std::string dir = options.dir + "/tensorboard/rank_" + std::to_string(r);
         if (Status s = make_dirs(dir); !s) return s.error();

@@ -24,6 +24,8 @@ struct DemoOptions {
     double rate = 20;  // steps per second; 0 writes as fast as possible
     std::uint64_t seed = 7;
     bool msprobe = true;  // also write msProbe monitor CSVs and anomaly files
+    // The run's start (Unix seconds) for reproducible files; unset: now.
+    std::optional<double> start_time;
 };
 
 // Where the demo injects trouble, so tests and the dashboard can point at it.
