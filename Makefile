@@ -16,7 +16,7 @@ DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev pro
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps build run test test-release test-asan test-portable portable deb bench fuzz \
-        install format clean
+        install uninstall format clean
 
 all: build
 
@@ -78,6 +78,11 @@ fuzz: deps
 # runtop(1), bash and zsh completion, the theme files and the docs.
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Removes what the last `make install` from $(BUILD) put in place (CMake's install manifest).
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt || { echo "nothing installed from $(BUILD)"; exit 1; }
+	xargs -d '\n' rm -fv < $(BUILD)/install_manifest.txt
 
 # build/runtop_VERSION_ARCH.deb: the same files under /usr; dependencies from dpkg-shlibdeps.
 deb: build
