@@ -261,9 +261,9 @@ bool is_dumb(std::string_view term) {
 // $TERM is unknown here, or there is no terminfo database at all: curses on the built-in
 // xterm-256color (views/terminal/terminfo_fallback.h), with TERMINFO pointing at it only while
 // curses reads it. `note` says what happened, for the status line.
-SCREEN* newterm_builtin(std::string& note, std::string_view term) {
+Result<SCREEN*> newterm_builtin(std::string& note, std::string_view term) {
     Result<FallbackTerminfo> entry = FallbackTerminfo::create();
-    if (!entry) return nullptr;
+    if (!entry) return entry.error();
     const char* old = std::getenv("TERMINFO");
     const std::string saved = old ? old : "";
     ::setenv("TERMINFO", entry->dir().c_str(), 1);
@@ -273,9 +273,9 @@ SCREEN* newterm_builtin(std::string& note, std::string_view term) {
     } else {
         ::unsetenv("TERMINFO");
     }
-    if (screen != nullptr)
-        note = fmt::format("TERM={} has no terminfo entry here: drawing as xterm-256color",
-                           visible(term));
+    if (screen == nullptr) return Error{"curses refused the built-in xterm-256color"};
+    note =
+        fmt::format("TERM={} has no terminfo entry here: drawing as xterm-256color", visible(term));
     return screen;
 }
 
@@ -305,7 +305,16 @@ Result<std::unique_ptr<Terminal>> Terminal::open(const TerminalOptions& options)
         return Error{"TERM is not set: cannot start the dashboard (try TERM=xterm-256color)"};
     // newterm, not initscr: initscr exits the process when the terminal is unknown.
     impl->screen = ::newterm(nullptr, stdout, stdin);
-    if (impl->screen == nullptr && !is_dumb(term)) impl->screen = newterm_builtin(impl->note, term);
+    if (impl->screen == nullptr && !is_dumb(term)) {
+        Result<SCREEN*> builtin = newterm_builtin(impl->note, term);
+        if (!builtin)
+            return Error{fmt::format(
+                "cannot start the dashboard on terminal type \"{}\" (TERM): unknown to terminfo "
+                "here, and the built-in xterm-256color could not be used ({}); try "
+                "TERM=xterm-256color",
+                visible(term), builtin.error().message)};
+        impl->screen = *builtin;
+    }
     const std::string no_cursor = fmt::format(
         "cannot start the dashboard on terminal type \"{}\" (TERM): unable to move the cursor "
         "(try TERM=xterm-256color)",

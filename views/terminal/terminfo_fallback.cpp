@@ -39,10 +39,17 @@ void remove_tree(const std::string& dir) {
 }  // namespace
 
 Result<FallbackTerminfo> FallbackTerminfo::create() {
+    // $TMPDIR, else (or when it cannot be written) /tmp.
     const char* tmp = std::getenv("TMPDIR");
-    std::string templ = fmt::format("{}/runtop-terminfo-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (::mkdtemp(templ.data()) == nullptr)
-        return Error{fmt::format("cannot make {}: {}", templ, std::strerror(errno))};
+    std::string templ;
+    std::string failed;
+    for (const char* dir : {tmp && *tmp ? tmp : "/tmp", "/tmp"}) {
+        templ = fmt::format("{}/runtop-terminfo-XXXXXX", dir);
+        if (::mkdtemp(templ.data()) != nullptr) break;
+        failed = fmt::format("cannot make a directory in {}: {}", dir, std::strerror(errno));
+        templ.clear();
+    }
+    if (templ.empty()) return Error{failed};
     FallbackTerminfo made(templ);
     for (const char* sub : kSubdirs) {
         const std::string subdir = fmt::format("{}/{}", templ, sub);

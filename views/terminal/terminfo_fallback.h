@@ -17,7 +17,7 @@ namespace runtop::ui {
 // by tic at build time).
 std::string_view builtin_xterm_256color();
 
-// A one-entry terminfo directory under $TMPDIR (else /tmp), removed by the destructor. Point
+// A one-entry terminfo directory under $TMPDIR (or /tmp), removed by the destructor. Point
 // TERMINFO at dir() and ask curses for "xterm-256color".
 class FallbackTerminfo {
   public:
