@@ -64,7 +64,7 @@ test-portable: portable
 	RUNTOP_TEST_BINARY=$(abspath $(BUILD))/runtop-portable \
 	    ctest --test-dir $(BUILD) --output-on-failure -j2 -R '$(PORTABLE_TESTS)'
 
-bench: build
+bench: portable
 	bench/run_bench.sh $(BUILD)
 
 fuzz: deps

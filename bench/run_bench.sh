@@ -40,7 +40,9 @@
 #     says "live" next to the overview of the same two runs; runtop_compare_probe in-process
 #     (compare_runs in each mode, a RunComparer's first and incremental updates).
 #     Bars: diff of all tags <= 1 s, first compare frame <= 300 ms after ingest.
-# BENCH_ONLY=events|csv|check|core|dashboard|compare|live|micro (run one section).
+# 6. portable: runtop-portable (make portable) next to the dynamically linked runtop: size
+#     (both stripped), start-up (`--version`, 200 runs) and `ls` of a demo run (820 k points).
+# BENCH_ONLY=events|csv|check|core|dashboard|compare|live|micro|portable (run one section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -532,3 +534,44 @@ echo
 echo "micro benchmarks ($PINNED, --benchmark_min_time=$MIN_TIME):"
 "${PIN[@]}" "$MICRO" --benchmark_min_time="$MIN_TIME"
 fi  # micro
+
+if [[ -z $ONLY || $ONLY == portable ]]; then
+# --- 6. the static binary next to the dynamic one ----------------------------------------------
+echo
+PORTABLE=$BUILD/runtop-portable
+if [[ ! -x $PORTABLE ]]; then
+    echo "portable: skipped ($PORTABLE is missing: make portable)"
+else
+    PORT_DATA=$BUILD/bench-data-portable
+    if [[ ! -d $PORT_DATA/tensorboard ]]; then
+        rm -rf "$PORT_DATA"
+        SOURCE_DATE_EPOCH=1768467600 "$RUNTOP" demo --no-ui --rate 0 --ranks 8 --steps 600 \
+            --dir "$PORT_DATA" >/dev/null 2>&1
+    fi
+    stripped=$(mktemp)
+    strip -o "$stripped" "$RUNTOP"
+    dyn_size=$(stat -c %s "$stripped")
+    rm -f "$stripped"
+    port_size=$(stat -c %s "$PORTABLE")
+    start_200() { for ((k = 0; k < 200; k++)); do "$1" --version >/dev/null; done; }
+    start_dyn() { start_200 "$RUNTOP"; }
+    start_port() { start_200 "$PORTABLE"; }
+    ls_dyn() { "${PIN[@]}" "$RUNTOP" ls "$PORT_DATA" >/dev/null 2>&1; }
+    ls_port() { "${PIN[@]}" "$PORTABLE" ls "$PORT_DATA" >/dev/null 2>&1; }
+    ls_dyn
+    ls_port
+    t_sd=$(best_of start_dyn)
+    t_sp=$(best_of start_port)
+    t_ld=$(best_of ls_dyn)
+    t_lp=$(best_of ls_port)
+    echo "portable: $PORTABLE ($(file -b "$PORTABLE" | cut -d, -f1-4)); best of $RUNS"
+    awk -v ds="$dyn_size" -v ps="$port_size" -v sd="$t_sd" -v sp="$t_sp" -v ld="$t_ld" \
+        -v lp="$t_lp" 'BEGIN {
+        printf "  %-34s %12s %12s %8s\n", "", "runtop", "portable", "ratio"
+        printf "  %-34s %12d %12d %8.2f\n", "size, stripped (bytes)", ds, ps, ps / ds
+        printf "  %-34s %12.3f %12.3f %8.2f\n", "start-up: --version (ms)", sd * 5, sp * 5, sp / sd
+        printf "  %-34s %12.1f %12.1f %8.2f\n", "ls of the 8-rank demo (ms)", ld * 1000, lp * 1000,
+               lp / ld
+    }'
+fi
+fi  # portable
