@@ -78,11 +78,15 @@ fuzz: deps
 # runtop(1), bash and zsh completion, the theme files and the docs.
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+	@# CMake's manifest leaves DESTDIR out, and `make deb` (CPack) rewrites it with /usr paths:
+	@# uninstall reads a list of its own.
+	sed 's|^|$(DESTDIR)|' $(BUILD)/install_manifest.txt > $(BUILD)/installed-files.txt
 
-# Removes what the last `make install` from $(BUILD) put in place (CMake's install manifest).
+# Removes what the last `make install` from $(BUILD) put in place.
 uninstall:
-	@test -f $(BUILD)/install_manifest.txt || { echo "nothing installed from $(BUILD)"; exit 1; }
-	xargs -d '\n' rm -fv < $(BUILD)/install_manifest.txt
+	@test -f $(BUILD)/installed-files.txt || { echo "nothing installed from $(BUILD)"; exit 1; }
+	xargs -d '\n' rm -fv < $(BUILD)/installed-files.txt
+	rm -f $(BUILD)/installed-files.txt
 
 # build/runtop_VERSION_ARCH.deb: the same files under /usr; dependencies from dpkg-shlibdeps.
 deb: build
