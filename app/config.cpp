@@ -95,6 +95,37 @@ std::string known_keys() {
     return out;
 }
 
+// Levenshtein distance, for "did you mean": keys are a few characters, so the plain table.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// "did you mean "color"?" for a key within two edits of a known one, else the known keys.
+std::string unknown_key_hint(std::string_view key) {
+    std::string_view best;
+    std::size_t best_distance = 3;
+    for (const ConfigKey& k : config_keys()) {
+        const std::size_t d = edit_distance(key, k.name);
+        if (d < best_distance) {
+            best_distance = d;
+            best = k.name;
+        }
+    }
+    if (!best.empty()) return fmt::format("did you mean \"{}\"?", best);
+    return "known: " + known_keys();
+}
+
 }  // namespace
 
 Result<DashboardConfig> parse_config(const std::string& json, const std::string& origin) {
@@ -150,8 +181,8 @@ Result<DashboardConfig> parse_config(const std::string& json, const std::string&
                 return bad(key, poll ? "must be 0, or 10 to 3600000" : "must be 10 to 3600000");
             (poll ? c.poll_ms : c.refresh_ms) = static_cast<int>(v);
         } else {
-            c.warnings.push_back(fmt::format("{}: unknown key \"{}\" (ignored; known: {})",
-                                             where(key), key, known_keys()));
+            c.warnings.push_back(fmt::format("{}: unknown key \"{}\" (ignored; {})", where(key),
+                                             key, unknown_key_hint(key)));
         }
     }
     return c;
