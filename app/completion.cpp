@@ -39,8 +39,13 @@ std::string builtin_theme_names() {
     return out;
 }
 
-std::string command_word(const Command& c) {
-    return c.name.empty() ? std::string() : std::string(c.name);
+// The subcommands' names (not the dashboard's empty one), joined: "ls dump ..." or "ls|dump|...".
+std::string subcommands(std::string_view separator) {
+    std::string out;
+    for (const Command& c : commands())
+        if (!c.name.empty())
+            out += (out.empty() ? "" : std::string(separator)) + std::string(c.name);
+    return out;
 }
 
 // The command's option words, "--a --b".
@@ -78,16 +83,12 @@ std::string zsh_description(std::string_view help) {
 }  // namespace
 
 std::string bash_completion() {
-    std::string commands;
-    for (const Command& c : runtop::commands())
-        if (!c.name.empty()) commands += (commands.empty() ? "" : " ") + command_word(c);
     std::string option_lists, value_arms;
     for (const Command& c : runtop::commands()) {
-        option_lists +=
-            fmt::format("        {}) opts=\"{}\" ;;\n",
-                        c.name.empty() ? "''" : "'" + command_word(c) + "'", option_words(c));
+        option_lists += fmt::format("        {}) opts=\"{}\" ;;\n", "'" + std::string(c.name) + "'",
+                                    option_words(c));
         for (const OptionSpec& o : *c.options) {
-            const std::string pattern = fmt::format("'{}:--{}'", command_word(c), o.name);
+            const std::string pattern = fmt::format("'{}:--{}'", c.name, o.name);
             switch (value_kind(o)) {
                 case ValueKind::kNone:
                     break;
@@ -103,16 +104,11 @@ std::string bash_completion() {
                         pattern);
                     break;
                 case ValueKind::kFile:
-                    value_arms += fmt::format(
-                        "        {}) compopt -o filenames 2>/dev/null; "
-                        "COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
-                        pattern);
-                    break;
                 case ValueKind::kDir:
                     value_arms += fmt::format(
                         "        {}) compopt -o filenames 2>/dev/null; "
-                        "COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n",
-                        pattern);
+                        "COMPREPLY=($(compgen -{} -- \"$cur\")); return ;;\n",
+                        pattern, value_kind(o) == ValueKind::kFile ? 'f' : 'd');
                     break;
                 case ValueKind::kFree:
                     // A regex, a rank spec, a size: nothing to offer, and not a path either.
@@ -173,19 +169,12 @@ _runtop() {{
 complete -F _runtop runtop
 )",
         fmt::arg("version", version()), fmt::arg("themes", builtin_theme_names()),
-        fmt::arg("command_pattern",
-                 [&] {
-                     std::string p;
-                     for (const Command& c : runtop::commands())
-                         if (!c.name.empty()) p += (p.empty() ? "" : "|") + command_word(c);
-                     return p;
-                 }()),
-        fmt::arg("value_arms", value_arms), fmt::arg("option_lists", option_lists),
-        fmt::arg("commands", commands));
+        fmt::arg("command_pattern", subcommands("|")), fmt::arg("value_arms", value_arms),
+        fmt::arg("option_lists", option_lists), fmt::arg("commands", subcommands(" ")));
 }
 
 std::string zsh_completion() {
-    std::string command_list, command_pattern, arms, dashboard;
+    std::string command_list, arms, dashboard;
     for (const Command& c : runtop::commands()) {
         std::string specs;
         for (const OptionSpec& o : *c.options) {
@@ -223,12 +212,10 @@ std::string zsh_completion() {
             dashboard = specs;
             continue;
         }
-        command_list +=
-            fmt::format("        '{}:{}'\n", command_word(c), zsh_description(c.summary));
-        command_pattern += (command_pattern.empty() ? "" : "|") + command_word(c);
+        command_list += fmt::format("        '{}:{}'\n", c.name, zsh_description(c.summary));
         arms +=
             fmt::format("            {})\n                _arguments -s -S{}\n                ;;\n",
-                        command_word(c), specs);
+                        c.name, specs);
     }
     return fmt::format(
         R"(#compdef runtop
@@ -275,7 +262,7 @@ _runtop_dashboard() {{
 _runtop "$@"
 )",
         fmt::arg("version", version()), fmt::arg("themes", builtin_theme_names()),
-        fmt::arg("command_list", command_list), fmt::arg("command_pattern", command_pattern),
+        fmt::arg("command_list", command_list), fmt::arg("command_pattern", subcommands("|")),
         fmt::arg("arms", arms), fmt::arg("dashboard", dashboard));
 }
 
