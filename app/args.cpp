@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/identity.h"
+
 namespace runtop {
 
 std::string Args::get(std::string_view name, std::string_view fallback) const {
@@ -40,8 +42,7 @@ Result<Args> parse_args(const std::vector<std::string>& argv,
         } else if (spec->value_optional) {
             // "--poll 2000": the 2000 would be a root to wait for. A number that is not a path
             // here was meant as the value, which only follows an '='.
-            if (i + 1 < argv.size() && !argv[i + 1].empty() &&
-                argv[i + 1].find_first_not_of("0123456789") == std::string::npos &&
+            if (i + 1 < argv.size() && all_digits(argv[i + 1]) &&
                 ::access(argv[i + 1].c_str(), F_OK) != 0)
                 return Error{"option --" + std::string(name) + " takes its value after '=' (--" +
                              std::string(name) + "=" + argv[i + 1] + "); '" + argv[i + 1] +

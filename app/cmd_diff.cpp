@@ -74,10 +74,6 @@ std::set<std::string> runs_of(const Store& store, const std::string& root_name) 
     return runs;
 }
 
-std::string below_root(const std::string& run, const std::string& root_name) {
-    return run.size() > root_name.size() ? run.substr(root_name.size() + 1) : std::string();
-}
-
 // Reads one root; an unreadable root is an error naming it, other problems are warnings.
 Status read_root(Store& store, const RootSpec& root) {
     struct stat st;
@@ -112,8 +108,8 @@ Pairing pair_runs(const std::set<std::string>& runs_a, const RootSpec& a,
     }
     std::set<std::string> matched_b;
     for (const std::string& run : runs_a) {
-        const std::string partner =
-            b.name + (below_root(run, a.name).empty() ? "" : "/") + below_root(run, a.name);
+        const std::string_view below = path_below_root(run, a.name);
+        const std::string partner = b.name + (below.empty() ? "" : "/") + std::string(below);
         if (runs_b.count(partner)) {
             p.pairs.emplace_back(run, partner);
             matched_b.insert(partner);

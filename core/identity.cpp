@@ -52,6 +52,10 @@ bool run_in_root(std::string_view run, std::string_view root_name) {
            (run.size() == root_name.size() || run[root_name.size()] == '/');
 }
 
+std::string_view path_below_root(std::string_view run, std::string_view root_name) {
+    return run.size() > root_name.size() ? run.substr(root_name.size() + 1) : std::string_view();
+}
+
 Result<RootSpec> parse_root_spec(std::string_view arg, bool (*exists)(const std::string&)) {
     if (arg.empty()) return Error{"empty path argument"};
     std::string path(arg);

@@ -18,6 +18,9 @@ std::string_view base_name(std::string_view path);
 // Whether a run is one of a root's: its name is the root's name, or the root's name then '/'
 // (run names are "<root name>[/<path below the root>]").
 bool run_in_root(std::string_view run, std::string_view root_name);
+// A root's run's path below the root ("new/seed1/tb" under "new" -> "seed1/tb"; the root's own
+// run -> ""): what pairs a run of one root with its partner in another.
+std::string_view path_below_root(std::string_view run, std::string_view root_name);
 
 struct RootSpec {
     std::string name;  // display name: NAME, or the last component of PATH

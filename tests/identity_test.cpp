@@ -96,5 +96,11 @@ TEST(Identity, RunInRootIsTheRootOrBelowIt) {
     EXPECT_FALSE(run_in_root("other/job", "job"));
 }
 
+TEST(Identity, PathBelowRootPairsRunsOfTwoRoots) {
+    EXPECT_EQ(path_below_root("new/seed1/tb", "new"), "seed1/tb");
+    EXPECT_EQ(path_below_root("new", "new"), "");
+    EXPECT_EQ(path_below_root("base/tb", "base"), path_below_root("new/tb", "new"));
+}
+
 }  // namespace
 }  // namespace runtop

@@ -118,12 +118,9 @@ std::pair<std::string, std::string> default_pair(const ViewModel& model) {
     };
     const std::vector<std::string> first = runs_of(roots[0]), second = runs_of(roots[1]);
     if (first.empty() || second.empty()) return {};
-    auto below = [](const std::string& run, const std::string& root) {
-        return run.size() > root.size() ? run.substr(root.size()) : std::string();
-    };
     for (const std::string& a : first)
         for (const std::string& b : second)
-            if (below(a, roots[0]) == below(b, roots[1])) return {a, b};
+            if (path_below_root(a, roots[0]) == path_below_root(b, roots[1])) return {a, b};
     return {first.front(), second.front()};
 }
 
