@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "core/store_limits.h"
 
@@ -15,25 +17,25 @@ namespace runtop {
 
 std::span<const ConfigKey> config_keys() {
     static const ConfigKey keys[] = {
-        {"theme",
+        {"theme", &DashboardConfig::theme,
          "dark | light | mono | cvd | a theme name from $XDG_CONFIG_HOME/runtop/themes/ | a path",
          "colours; mono is high-contrast black and white, cvd is safe for colour-blind readers",
          "--theme"},
-        {"color", "auto | never | always",
+        {"color", &DashboardConfig::color, "auto | never | always",
          "the colour tier; auto reads NO_COLOR, TERM, COLORTERM and terminfo", "--color"},
-        {"ascii", "true | false", "ASCII glyphs only; otherwise braille when the locale is UTF-8",
-         "--ascii"},
-        {"mouse", "true | false", "click and wheel; false leaves the mouse to the terminal",
-         "--no-mouse"},
-        {"smoothing", "0 to below 1",
+        {"ascii", &DashboardConfig::ascii, "true | false",
+         "ASCII glyphs only; otherwise braille when the locale is UTF-8", "--ascii"},
+        {"mouse", &DashboardConfig::mouse, "true | false",
+         "click and wheel; false leaves the mouse to the terminal", "--no-mouse"},
+        {"smoothing", &DashboardConfig::smoothing, "0 to below 1",
          "the detail chart's EMA weight at start (s cycles 0, 0.6, 0.9, 0.99)", ""},
-        {"memory", "512M, 2G, ...",
+        {"memory", &DashboardConfig::memory, "512M, 2G, ...",
          "the point budget; older points fold into exact min/max/mean buckets", "--memory"},
-        {"poll_ms", "0, or 10 to 3600000",
+        {"poll_ms", &DashboardConfig::poll_ms, "0, or 10 to 3600000",
          "0: inotify where it works, stat polling on network filesystems; otherwise always poll "
          "every poll_ms",
          "--poll=MS"},
-        {"refresh_ms", "10 to 3600000",
+        {"refresh_ms", &DashboardConfig::refresh_ms, "10 to 3600000",
          "at most one frame per refresh_ms while data streams in (keys always answer at once)", ""},
     };
     return keys;
@@ -126,6 +128,53 @@ std::string unknown_key_hint(std::string_view key) {
     return "known: " + known_keys();
 }
 
+// Whether the value is of the kind its field takes.
+std::string kind_problem(const ConfigField& field, const nlohmann::json& value) {
+    struct Kind {
+        const nlohmann::json& v;
+        std::string operator()(std::string DashboardConfig::*) const {
+            return v.is_string() ? "" : "must be a string";
+        }
+        std::string operator()(bool DashboardConfig::*) const {
+            return v.is_boolean() ? "" : "must be true or false";
+        }
+        std::string operator()(double DashboardConfig::*) const {
+            return v.is_number() ? "" : "must be a number";
+        }
+        std::string operator()(int DashboardConfig::*) const {
+            return v.is_number_integer() ? "" : "must be a whole number";
+        }
+    };
+    return std::visit(Kind{value}, field);
+}
+
+// A value of the right kind that the key still refuses.
+std::string bounds_problem(std::string_view key, const nlohmann::json& value) {
+    if (key == "color") {
+        const std::string& v = value.get_ref<const std::string&>();
+        if (v != "auto" && v != "never" && v != "always")
+            return "must be auto, never or always, not \"" + v + "\"";
+    }
+    if (value.is_string() && value.get_ref<const std::string&>().empty())
+        return "must not be empty";
+    if (key == "memory")
+        if (Result<std::uint64_t> bytes = parse_memory_size(value.get<std::string>()); !bytes)
+            return bytes.error().message;
+    if (key == "smoothing") {
+        const double v = value.get<double>();
+        if (!(v >= 0 && v < 1)) return "must be at least 0 and below 1";
+    }
+    if (key == "poll_ms") {
+        const long long v = value.get<long long>();
+        if (!(v == 0 || (v >= 10 && v <= 3'600'000))) return "must be 0, or 10 to 3600000";
+    }
+    if (key == "refresh_ms") {
+        const long long v = value.get<long long>();
+        if (v < 10 || v > 3'600'000) return "must be 10 to 3600000";
+    }
+    return "";
+}
+
 }  // namespace
 
 Result<DashboardConfig> parse_config(const std::string& json, const std::string& origin) {
@@ -155,35 +204,18 @@ Result<DashboardConfig> parse_config(const std::string& json, const std::string&
             order.push_back(item.key());  // written with escapes: no line found for it
     for (const std::string& key : order) {
         const nlohmann::json& value = doc[key];
-        if (key == "theme" || key == "color" || key == "memory") {
-            if (!value.is_string()) return bad(key, "must be a string");
-            const std::string v = value.get<std::string>();
-            if (key == "color" && v != "auto" && v != "never" && v != "always")
-                return bad(key, "must be auto, never or always, not \"" + v + "\"");
-            if (v.empty()) return bad(key, "must not be empty");
-            if (key == "memory")
-                if (Result<std::uint64_t> bytes = parse_memory_size(v); !bytes)
-                    return bad(key, bytes.error().message);
-            (key == "theme" ? c.theme : key == "color" ? c.color : c.memory) = v;
-        } else if (key == "ascii" || key == "mouse") {
-            if (!value.is_boolean()) return bad(key, "must be true or false");
-            (key == "ascii" ? c.ascii : c.mouse) = value.get<bool>();
-        } else if (key == "smoothing") {
-            if (!value.is_number()) return bad(key, "must be a number");
-            const double v = value.get<double>();
-            if (!(v >= 0 && v < 1)) return bad(key, "must be at least 0 and below 1");
-            c.smoothing = v;
-        } else if (key == "poll_ms" || key == "refresh_ms") {
-            if (!value.is_number_integer()) return bad(key, "must be a whole number");
-            const long long v = value.get<long long>();
-            const bool poll = key == "poll_ms";
-            if (poll ? !(v == 0 || (v >= 10 && v <= 3'600'000)) : (v < 10 || v > 3'600'000))
-                return bad(key, poll ? "must be 0, or 10 to 3600000" : "must be 10 to 3600000");
-            (poll ? c.poll_ms : c.refresh_ms) = static_cast<int>(v);
-        } else {
+        const auto known = std::find_if(config_keys().begin(), config_keys().end(),
+                                        [&](const ConfigKey& k) { return k.name == key; });
+        if (known == config_keys().end()) {
             c.warnings.push_back(fmt::format("{}: unknown key \"{}\" (ignored; {})", where(key),
                                              key, unknown_key_hint(key)));
+            continue;
         }
+        std::string problem = kind_problem(known->field, value);
+        if (problem.empty()) problem = bounds_problem(key, value);
+        if (!problem.empty()) return bad(key, problem);
+        std::visit([&](auto field) { c.*field = value.get<std::decay_t<decltype(c.*field)>>(); },
+                   known->field);
     }
     return c;
 }
@@ -203,17 +235,9 @@ Result<DashboardConfig> load_config(const std::string& path) {
 
 namespace {
 
-// Each key's value as JSON text, in config_keys() order.
-std::string value_text(const DashboardConfig& c, std::string_view key) {
-    if (key == "theme") return nlohmann::json(c.theme).dump();
-    if (key == "color") return nlohmann::json(c.color).dump();
-    if (key == "ascii") return c.ascii ? "true" : "false";
-    if (key == "mouse") return c.mouse ? "true" : "false";
-    if (key == "smoothing") return nlohmann::json(c.smoothing).dump();
-    if (key == "memory") return nlohmann::json(c.memory).dump();
-    if (key == "poll_ms") return std::to_string(c.poll_ms);
-    if (key == "refresh_ms") return std::to_string(c.refresh_ms);
-    return "null";
+// A key's value as JSON text.
+std::string value_text(const DashboardConfig& c, const ConfigField& field) {
+    return std::visit([&](auto f) { return nlohmann::json(c.*f).dump(); }, field);
 }
 
 }  // namespace
@@ -229,8 +253,8 @@ std::string print_config(const DashboardConfig& config) {
     const std::span<const ConfigKey> keys = config_keys();
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const ConfigKey& k = keys[i];
-        const std::string value = value_text(config, k.name);
-        const std::string fallback = value_text(defaults, k.name);
+        const std::string value = value_text(config, k.field);
+        const std::string fallback = value_text(defaults, k.field);
         out += fmt::format("  // {}\n  // {}; default {}{}{}\n", k.help, k.values, fallback,
                            k.option.empty() ? "" : "; option ", k.option);
         out += fmt::format("  \"{}\": {}{}{}\n", k.name, value, i + 1 < keys.size() ? "," : "",

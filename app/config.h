@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "core/result.h"
@@ -32,8 +33,14 @@ struct DashboardConfig {
     std::vector<std::string> warnings;  // "FILE:LINE: unknown key "x" (ignored; known: ...)"
 };
 
+// The DashboardConfig member a key sets: its type is the JSON kind the key takes (string,
+// true/false, a number, a whole number), and what --print-config prints.
+using ConfigField = std::variant<std::string DashboardConfig::*, bool DashboardConfig::*,
+                                 double DashboardConfig::*, int DashboardConfig::*>;
+
 struct ConfigKey {
     std::string_view name;
+    ConfigField field;
     std::string_view values;  // what it takes, for people: "auto | never | always"
     std::string_view help;
     std::string_view option;  // the command-line option that overrides it ("" when none)
