@@ -58,14 +58,19 @@ Result<Args> parse_args(const std::vector<std::string>& argv,
     return args;
 }
 
+std::string option_usage(const OptionSpec& spec) {
+    std::string out = "--" + std::string(spec.name);
+    if (!spec.value.empty())
+        out += spec.value_optional ? "[=" + std::string(spec.value) + "]"
+                                   : " " + std::string(spec.value);
+    return out;
+}
+
 std::string options_help(const std::vector<OptionSpec>& specs) {
     std::size_t width = 0;
     std::vector<std::string> heads;
     for (const OptionSpec& s : specs) {
-        std::string head = "  --" + std::string(s.name);
-        if (!s.value.empty())
-            head += (s.value_optional ? "[=" : " ") + std::string(s.value) +
-                    (s.value_optional ? "]" : "");
+        std::string head = "  " + option_usage(s);
         width = std::max(width, head.size());
         heads.push_back(std::move(head));
     }

@@ -30,13 +30,15 @@ struct Args {
 
 Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs);
 
+// How an option is written: "--ascii", "--format text|csv", "--poll[=MS]".
+std::string option_usage(const OptionSpec& spec);
+
 // "--format csv" style option help, aligned.
 std::string options_help(const std::vector<OptionSpec>& specs);
 
 // Whole numbers and rates with range checks; the error names the option.
 Result<long long> parse_integer(std::string_view option, std::string_view text, long long min,
                                 long long max);
-Result<double> parse_number(std::string_view option, std::string_view text, double min,
-                            double max);
+Result<double> parse_number(std::string_view option, std::string_view text, double min, double max);
 
 }  // namespace runtop

@@ -57,11 +57,7 @@ std::string synopsis(const Command& c) {
     if (!c.name.empty()) out += " " + std::string(c.name);
     for (const OptionSpec& o : *c.options) {
         if (o.name == "help") continue;  // every command has it; --help says so
-        out += " [--" + std::string(o.name);
-        if (!o.value.empty())
-            out +=
-                o.value_optional ? "[=" + std::string(o.value) + "]" : " " + std::string(o.value);
-        out += "]";
+        out += " [" + option_usage(o) + "]";
     }
     if (!c.operands.empty()) out += " " + std::string(c.operands);
     return out;
