@@ -12,17 +12,13 @@
 #include <vector>
 
 #include "core/store.h"
+#include "tests/test_support.h"
 
 namespace runtop {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-bool same_bits(double a, double b) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
 
 struct Columns {
     std::vector<std::int64_t> steps = std::vector<std::int64_t>(kChunk);
@@ -36,16 +32,16 @@ void expect_round_trip(const Columns& in, const char* what) {
     SealedChunk c = seal_chunk(in.steps.data(), in.walls.data(), in.values.data(), arena, summary);
     for (std::size_t i = 0; i < kChunk; ++i) {
         ASSERT_EQ(c.step(i), in.steps[i]) << what << " " << i;
-        ASSERT_TRUE(same_bits(c.wall(i), in.walls[i])) << what << " " << i;
-        ASSERT_TRUE(same_bits(c.value(i), in.values[i]))
+        ASSERT_TRUE(testing::same_bits(c.wall(i), in.walls[i])) << what << " " << i;
+        ASSERT_TRUE(testing::same_bits(c.value(i), in.values[i]))
             << what << " " << i << ": " << c.value(i) << " vs " << in.values[i];
     }
     Columns out;
     unseal_chunk(c, out.steps.data(), out.walls.data(), out.values.data());
     for (std::size_t i = 0; i < kChunk; ++i) {
         ASSERT_EQ(out.steps[i], in.steps[i]);
-        ASSERT_TRUE(same_bits(out.walls[i], in.walls[i]));
-        ASSERT_TRUE(same_bits(out.values[i], in.values[i]));
+        ASSERT_TRUE(testing::same_bits(out.walls[i], in.walls[i]));
+        ASSERT_TRUE(testing::same_bits(out.values[i], in.values[i]));
     }
     EXPECT_EQ(summary.count, kChunk);
     EXPECT_EQ(summary.first_step, in.steps.front());
@@ -189,8 +185,8 @@ TEST(ChunkCodec, SeriesRoundTripsEveryPointAcrossSealing) {
     for (std::size_t i = 0; i < model.size(); ++i) {
         const Point p = s.point(i);
         ASSERT_EQ(p.step, model[i].step) << i;
-        ASSERT_TRUE(same_bits(p.wall_time, model[i].wall_time)) << i;
-        ASSERT_TRUE(same_bits(p.value, model[i].value)) << i;
+        ASSERT_TRUE(testing::same_bits(p.wall_time, model[i].wall_time)) << i;
+        ASSERT_TRUE(testing::same_bits(p.value, model[i].value)) << i;
     }
 }
 

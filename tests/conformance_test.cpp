@@ -42,11 +42,6 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     return cells;
 }
 
-bool same_double(double a, double b) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
 double parse_python_float(const std::string& s) {
     if (s == "nan") return NAN;
     if (s == "inf") return INFINITY;
@@ -58,7 +53,8 @@ TEST(Conformance, EveryPublicSampleMatchesTensorBoardsLoader) {
     const std::string samples = testing::samples_dir();
     if (samples.empty()) GTEST_SKIP() << "../shared/samples is absent: conformance corpus skipped";
     const std::string root = samples + "/tfevents-public";
-    std::vector<std::string> summary = testing::split_lines(testing::read_file(root + "/EXPECTED/SUMMARY.csv"));
+    std::vector<std::string> summary =
+        testing::split_lines(testing::read_file(root + "/EXPECTED/SUMMARY.csv"));
     ASSERT_GT(summary.size(), 1u) << "EXPECTED/SUMMARY.csv missing or empty";
 
     std::size_t files = 0, points = 0, files_with_points = 0;
@@ -89,9 +85,9 @@ TEST(Conformance, EveryPublicSampleMatchesTensorBoardsLoader) {
             ASSERT_EQ(got.key.rank, kNoRank);
             ASSERT_EQ(got.key.tag, e[0]) << "point " << i;
             ASSERT_EQ(got.point.step, std::stoll(e[1])) << "point " << i;
-            ASSERT_TRUE(same_double(got.point.wall_time, parse_python_float(e[2])))
+            ASSERT_TRUE(testing::same_bits(got.point.wall_time, parse_python_float(e[2])))
                 << "point " << i << " wall_time " << e[2];
-            ASSERT_TRUE(same_double(got.point.value, parse_python_float(e[3])))
+            ASSERT_TRUE(testing::same_bits(got.point.value, parse_python_float(e[3])))
                 << "point " << i << " value " << e[3] << " got " << got.point.value;
         }
         ++files;

@@ -18,6 +18,7 @@
 #include "core/run_compare.h"
 #include "core/series_filter.h"
 #include "core/store.h"
+#include "tests/test_support.h"
 
 namespace runtop {
 namespace {
@@ -25,19 +26,14 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-bool same_double(double a, double b) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
-
 // Every field, NaN equal to NaN; empty when equal, else what differs.
 std::string differences(const SeriesComparison& x, const SeriesComparison& y) {
     std::ostringstream out;
     auto num = [&](const char* name, double a, double b) {
-        if (!same_double(a, b)) out << name << ": " << a << " vs " << b << "; ";
+        if (!testing::same_bits(a, b)) out << name << ": " << a << " vs " << b << "; ";
     };
     auto opt = [&](const char* name, const auto& a, const auto& b) {
-        if (a.has_value() != b.has_value() || (a && !same_double(*a, *b)))
+        if (a.has_value() != b.has_value() || (a && !testing::same_bits(*a, *b)))
             out << name << ": " << (a ? std::to_string(*a) : "none") << " vs "
                 << (b ? std::to_string(*b) : "none") << "; ";
     };

@@ -56,6 +56,10 @@ class FixtureNoise {
 // ../shared/samples, or "" when it is absent (a user's clone has none).
 std::string samples_dir();
 
+// Bit for bit the same double, any NaN equal to any NaN: what lossless storage and parsing
+// must keep (-0.0 is not 0.0).
+bool same_bits(double a, double b);
+
 // Runs the runtop binary; returns the exit code and captures stdout and stderr.
 struct CommandResult {
     int exit_code;
