@@ -30,7 +30,9 @@
 namespace runtop::testing {
 
 inline std::string golden_dir() {
-    return (std::filesystem::path(__FILE__).parent_path() / "golden").string();
+    // From the source dir CMake names, not __FILE__: a compiler launcher (ccache's base_dir)
+    // may make __FILE__ relative to the build dir.
+    return std::string(RUNTOP_SOURCE_DIR) + "/tests/golden";
 }
 
 // One rank's event file: a decaying noisy loss, a lognormal grad norm, warmup-then-decay lr and
