@@ -99,6 +99,7 @@ void IngestThread::start() {
 void IngestThread::run() {
     RecordingSink sink(*this);
     SourceSet sources(sink);
+    sources.stop_when(&stopping_);  // a quit during a backfill of gigabytes is not kept waiting
     for (const RootSpec& root : roots_) sources.add_root(root);
     sources.watch(options_);
     bool first = true;

@@ -196,6 +196,7 @@ void BM_ReaderPoll(benchmark::State& state) {
         CountingSink sink;
         EventFileReader reader(SourceFile{file.path, "bench", 0}, sink);
         Status status = reader.poll();
+        while (status && reader.more()) status = reader.poll();
         if (!status || reader.stats().records != file.records) {
             state.SkipWithError("reader did not read every record");
             break;
@@ -339,6 +340,7 @@ void BM_MsProbeReaderPoll(benchmark::State& state) {
         MsProbeCsvReader reader(SourceFile{file.path, "bench", 0, SourceFormat::kMsProbeCsv},
                                 sink);
         Status status = reader.poll();
+        while (status && reader.more()) status = reader.poll();
         if (!status || reader.rows() != file.rows || reader.bad_rows() != 0) {
             state.SkipWithError("reader did not read every row");
             break;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "core/format.h"
 
 namespace runtop {
@@ -21,6 +23,11 @@ Status CsvFileReader::poll() {
     Status status = tail_.poll(*this);
     if (status && tail_.removed()) pending_ = "file was removed";
     return status;
+}
+
+void CsvFileReader::moved_to(std::string path) {
+    tail_.moved_to(path);
+    file_.path = std::move(path);
 }
 
 std::vector<std::string> CsvFileReader::take_warnings() {
@@ -55,15 +62,43 @@ void CsvFileReader::on_rewrite(const std::string& why) {
     have_header_ = false;
     header_.clear();
     line_ = 0;
+    skipping_ = false;
     on_restart();
 }
 
+std::size_t CsvFileReader::skip_long(const char* data, std::size_t len) {
+    const void* nl = std::memchr(data, '\n', len);
+    if (!nl) return len;
+    skipping_ = false;
+    return static_cast<std::size_t>(static_cast<const char*>(nl) - data) + 1;
+}
+
 std::size_t CsvFileReader::consume(const char* data, std::size_t len, bool at_eof) {
-    std::size_t used = tokenizer_.split(
-        data, len,
-        [this](std::span<const std::string_view> fields, std::size_t) { record(fields); });
-    if (ignored_) return len;
-    if (at_eof && used < len)
+    pending_.clear();  // what the last call of a poll leaves counts
+    std::size_t used = 0;
+    while (true) {
+        if (skipping_) {
+            used += skip_long(data + used, len - used);
+            if (skipping_) break;
+        }
+        used += tokenizer_.split(
+            data + used, len - used,
+            [this](std::span<const std::string_view> fields, std::size_t) { record(fields); });
+        if (ignored_) return len;
+        if (len - used < kMaxRecordBytes) break;
+        // No record ends within kMaxRecordBytes: skip this one to its line end (a newline in
+        // a quoted field may end the skip early; the rest then reads as a bad row or two).
+        skipping_ = true;
+        skipping_from_ = tail_.offset() + used;
+        ++line_;
+        ++long_records_;
+        bad_row(fmt::format("longer than {} MiB, from offset {} to the end of its line",
+                            kMaxRecordBytes >> 20, skipping_from_));
+    }
+    if (skipping_)
+        pending_ = fmt::format("skipping a record longer than {} MiB (from offset {})",
+                               kMaxRecordBytes >> 20, skipping_from_);
+    else if (at_eof && used < len)
         pending_ = fmt::format("incomplete last line ({} bytes) at offset {}", len - used,
                                tail_.offset() + used);
     return used;

@@ -19,7 +19,14 @@ class CsvFileReader : public SourceReader, private TailConsumer {
   public:
     CsvFileReader(SourceFile file, PointSink& sink);
 
+    // A record this long without its end is skipped up to the next line end: one line must not
+    // hold the file (or the memory: a 1 GB line with no newline) up.
+    static constexpr std::size_t kMaxRecordBytes = std::size_t{1} << 20;
+
     Status poll() override;
+    bool more() const override { return tail_.more(); }
+    const FileId* identity() const override { return tail_.id(); }
+    void moved_to(std::string path) override;
     const SourceFile& file() const override { return file_; }
     const std::string& pending() const override { return pending_; }
     std::vector<std::string> take_warnings() override;
@@ -27,6 +34,8 @@ class CsvFileReader : public SourceReader, private TailConsumer {
 
     std::uint64_t rows() const { return rows_; }
     std::uint64_t bad_rows() const { return bad_rows_; }
+    // Records skipped for being longer than kMaxRecordBytes.
+    std::uint64_t long_records() const { return long_records_; }
     // The header did not fit this reader: the file is left alone from then on.
     bool ignored() const { return ignored_; }
 
@@ -58,6 +67,8 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     void on_rewrite(const std::string& why) override;
     std::size_t consume(const char* data, std::size_t len, bool at_eof) override;
     void record(std::span<const std::string_view> fields);
+    // Skips to the end of an overlong record's line; returns the bytes consumed.
+    std::size_t skip_long(const char* data, std::size_t len);
 
     FileTail tail_;
     CsvTokenizer tokenizer_;
@@ -69,6 +80,9 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     std::uint64_t rows_ = 0;
     std::uint64_t bad_rows_ = 0;
     std::uint64_t line_ = 0;  // records seen in this pass, for messages
+    std::uint64_t long_records_ = 0;
+    bool skipping_ = false;            // inside an overlong record, looking for its line end
+    std::uint64_t skipping_from_ = 0;  // where it began
 };
 
 }  // namespace runtop

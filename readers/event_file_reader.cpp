@@ -1,17 +1,12 @@
 #include "readers/event_file_reader.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include "core/identity.h"
 #include "readers/crc32c.h"
-#include "readers/read_scratch.h"
 
 namespace runtop {
 namespace {
@@ -43,38 +38,14 @@ bool all_zero(const char* p, std::size_t n) {
 }  // namespace
 
 EventFileReader::EventFileReader(SourceFile file, PointSink& sink)
-    : file_(std::move(file)), sink_(sink) {}
-
-EventFileReader::~EventFileReader() {
-    close_file();
-}
-
-void EventFileReader::close_file() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-}
-
-Status EventFileReader::open_file() {
-    int fd = ::open(file_.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) return Error{file_.path + ": cannot open: " + std::strerror(errno)};
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-        int err = errno;
-        ::close(fd);
-        return Error{file_.path + ": cannot stat: " + std::strerror(err)};
-    }
-    fd_ = fd;
-    dev_ = st.st_dev;
-    ino_ = st.st_ino;
-    return ok_status();
-}
+    : file_(std::move(file)), sink_(sink), tail_(file_.path) {}
 
 void EventFileReader::warn(std::string message) {
     warnings_.push_back(std::move(message));
 }
 
 void EventFileReader::add_totals(IngestTotals& t) const {
-    t.bytes += offset_;
+    t.bytes += tail_.offset();
     t.records += stats_.records;
     t.bad_data_crc += stats_.bad_data_crc;
     t.resyncs += stats_.resyncs;
@@ -91,9 +62,13 @@ std::vector<std::string> EventFileReader::take_warnings() {
     return out;
 }
 
-void EventFileReader::restart_from_zero(const std::string& why) {
+void EventFileReader::moved_to(std::string path) {
+    tail_.moved_to(path);
+    file_.path = std::move(path);
+}
+
+void EventFileReader::on_rewrite(const std::string& why) {
     warn(fmt::format("{}: {}; reading it again from the start", file_.path, why));
-    offset_ = 0;
     decoder_.reset();
     corrupt_since_ = UINT64_MAX;
     corrupt_warned_ = false;
@@ -109,66 +84,29 @@ void EventFileReader::restart_from_zero(const std::string& why) {
 }
 
 Status EventFileReader::poll() {
-    struct stat st;
-    if (::stat(file_.path.c_str(), &st) != 0) {
-        int err = errno;
-        if (fd_ >= 0 && err == ENOENT) {  // deleted: what was read stays
-            pending_ = "file was removed";
-            return ok_status();
-        }
-        return Error{file_.path + ": " + std::strerror(err)};
-    }
-    if (!S_ISREG(st.st_mode)) return Error{file_.path + ": not a regular file"};
-    if (fd_ >= 0 && (st.st_dev != dev_ || st.st_ino != ino_)) {
-        close_file();
-        restart_from_zero("was replaced by a new file");
-    }
-    if (fd_ < 0) {
-        Status opened = open_file();
-        if (!opened) return opened;
-    }
-    auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size < offset_) restart_from_zero(fmt::format("shrank from {} to {} bytes", offset_, size));
-    if (size == offset_) return ok_status();
-    return read_available(size);
+    pending_.clear();
+    Status status = tail_.poll(*this);
+    if (status && tail_.removed()) pending_ = "file was removed";
+    return status;
 }
 
-Status EventFileReader::read_available(std::uint64_t file_size) {
-    std::vector<char>& buf = read_scratch();
-    std::uint64_t base = offset_;
-    std::size_t len = 0;
-    bool eof = false;
-    pending_.clear();
-    while (true) {
-        if (!eof && len < buf.size()) {
-            ssize_t n =
-                ::pread(fd_, buf.data() + len, buf.size() - len, static_cast<off_t>(base + len));
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                offset_ = base;
-                return Error{file_.path + ": read failed: " + std::strerror(errno)};
-            }
-            len += static_cast<std::size_t>(n);
-            // The size stat() gave is the end for this turn; what grows later is next turn's.
-            eof = n == 0 || base + len >= file_size;
-        }
-        std::size_t pos = 0, need = 0;
-        skip_beyond_ = 0;
-        Scan result = scan(buf.data(), len, eof, base, file_size, pos, need);
-        stats_.bytes_consumed += pos + skip_beyond_;
-        base += pos + skip_beyond_;
-        if (skip_beyond_) {
-            len = 0;
-        } else {
-            std::memmove(buf.data(), buf.data() + pos, len - pos);
-            len -= pos;
-        }
-        if (result == Scan::kBlocked || eof) break;
-        if (need > buf.size()) buf.resize(need);  // a record larger than the buffer
+std::size_t EventFileReader::consume(const char* data, std::size_t len, bool at_eof) {
+    std::size_t pos = 0;
+    scan(data, len, at_eof, tail_.offset(), pos);
+    stats_.bytes_consumed += pos;
+    return pos;
+}
+
+void EventFileReader::start_corruption(std::uint64_t at, const char* header) {
+    if (corrupt_since_ != UINT64_MAX) return;
+    corrupt_since_ = at;
+    if (header_valid(header)) {
+        ++stats_.oversized;
+        corrupt_reason_ = fmt::format("record length {} is past the {} MiB limit",
+                                      load64(header), kMaxRecordBytes >> 20);
+    } else {
+        corrupt_reason_ = "length checksum mismatch";
     }
-    offset_ = base;
-    shrink_read_scratch();
-    return ok_status();
 }
 
 void EventFileReader::end_corruption(std::uint64_t valid_at) {
@@ -177,16 +115,15 @@ void EventFileReader::end_corruption(std::uint64_t valid_at) {
     stats_.bytes_skipped += skipped;
     ++stats_.resyncs;
     warn(
-        fmt::format("{}: corrupt data at offset {} (length checksum mismatch): skipped {} bytes "
-                    "to the next valid record at offset {}",
-                    file_.path, corrupt_since_, skipped, valid_at));
+        fmt::format("{}: corrupt data at offset {} ({}): skipped {} bytes to the next valid "
+                    "record at offset {}",
+                    file_.path, corrupt_since_, corrupt_reason_, skipped, valid_at));
     corrupt_since_ = UINT64_MAX;
     corrupt_warned_ = false;
 }
 
-EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, bool at_eof,
-                                            std::uint64_t base, std::uint64_t file_size,
-                                            std::size_t& pos, std::size_t& need) {
+void EventFileReader::scan(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
+                           std::size_t& pos) {
     while (true) {
         const std::size_t avail = len - pos;
         if (avail < kHeader) {
@@ -195,47 +132,28 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
             else if (at_eof && avail > 0)
                 pending_ = fmt::format("incomplete record header at offset {} ({} bytes)",
                                        base + pos, avail);
-            need = kHeader;
-            return Scan::kNeedMore;
+            return;
         }
         const char* h = data + pos;
-        // Inside a corrupt run, only a header resync() would accept ends it, so where the
-        // previous poll stopped scanning does not decide what is read.
-        const std::uint64_t limit =
-            corrupt_since_ == UINT64_MAX ? kMaxRecordBytes + (1ull << 40) : kMaxRecordBytes;
-        if (!header_valid(h) || load64(h) > limit) {
+        if (!header_valid(h) || load64(h) > kMaxRecordBytes) {
             if (at_eof && all_zero(h, avail)) {
                 // Network filesystems can publish a new size before the data lands.
                 pending_ =
                     fmt::format("{} zero bytes at offset {} (not written yet?)", avail, base + pos);
-                return Scan::kBlocked;
+                return;
             }
+            start_corruption(base + pos, h);
             if (resync(data, len, at_eof, base, pos)) continue;
-            return at_eof ? Scan::kBlocked : Scan::kNeedMore;
+            return;
         }
         end_corruption(base + pos);
         const std::uint64_t n = load64(h);
         const std::uint64_t total = kHeader + n + kFooter;
-        if (n > kMaxRecordBytes) {
-            if (base + pos + total <= file_size) {
-                ++stats_.oversized;
-                warn(
-                    fmt::format("{}: record at offset {} is {} bytes, over the {} MiB limit; "
-                                "skipped unread",
-                                file_.path, base + pos, n, kMaxRecordBytes >> 20));
-                skip_beyond_ = total - avail;
-                pos = len;
-                return Scan::kNeedMore;
-            }
-            pending_ = fmt::format("oversized record at offset {} is not complete yet", base + pos);
-            return Scan::kBlocked;
-        }
         if (avail < total) {
-            need = static_cast<std::size_t>(total);
             if (at_eof)
                 pending_ = fmt::format("incomplete record at offset {} ({} of {} bytes)",
                                        base + pos, avail, total);
-            return Scan::kNeedMore;
+            return;
         }
         const char* payload = h + kHeader;
         if (masked_crc32c(payload, n) != load32(payload + n)) {
@@ -246,7 +164,7 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
                     "last record at offset {} fails its data checksum "
                     "(still being written?)",
                     base + pos);
-                return Scan::kBlocked;
+                return;
             }
             ++stats_.bad_data_crc;
             warn(fmt::format("{}: record at offset {} fails its data checksum; skipped {} bytes",
@@ -265,7 +183,6 @@ EventFileReader::Scan EventFileReader::scan(const char* data, std::size_t len, b
 
 bool EventFileReader::resync(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
                              std::size_t& pos) {
-    if (corrupt_since_ == UINT64_MAX) corrupt_since_ = base + pos;
     for (std::size_t q = pos + 1; q + kHeader <= len; ++q) {
         if (header_valid(data + q) && load64(data + q) <= kMaxRecordBytes) {
             pos = q;  // the scan loop re-checks it and reports the skipped bytes
@@ -291,9 +208,9 @@ void EventFileReader::note_corrupt_tail(std::uint64_t end) {
                         file_.path, end));
     else
         warn(
-            fmt::format("{}: corrupt data from offset {} to the end of the file; waiting for "
-                        "the next valid record",
-                        file_.path, corrupt_since_));
+            fmt::format("{}: corrupt data from offset {} to the end of the file ({}); waiting "
+                        "for the next valid record",
+                        file_.path, corrupt_since_, corrupt_reason_));
 }
 
 SeriesId EventFileReader::series_for(std::string_view raw_tag) {

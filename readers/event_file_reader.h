@@ -7,9 +7,12 @@
 //   filesystem is simply read again later;
 // - a record whose data CRC fails is skipped and counted (unless it is the last record in the
 //   file, which may still be landing);
-// - a header whose length CRC fails makes the reader scan forward for the next valid record
-//   (TensorBoard's readers stop at such a record forever);
-// - a file that shrank is re-read from the start; a file replaced by a new inode is a new file.
+// - a header whose length CRC fails, or whose length is past kMaxRecordBytes (no writer makes
+//   such a record: a valid CRC over a wild length is corruption too), makes the reader scan
+//   forward for the next valid record, with one warning naming the reason (TensorBoard's
+//   readers stop at such a record forever);
+// - moves, replacements, truncations and rewrites are FileTail's (file_tail.h): a file renamed
+//   away is read to its end, a shrunk or rewritten one is read again from the start.
 // The file is opened read-only and read with pread(): no locks, no mmap (a truncated mapped
 // file raises SIGBUS).
 #pragma once
@@ -26,6 +29,7 @@
 #include "core/point_sink.h"
 #include "core/result.h"
 #include "readers/event_decoder.h"
+#include "readers/file_tail.h"
 #include "readers/source_reader.h"
 
 namespace runtop {
@@ -36,27 +40,29 @@ struct ReaderStats {
     std::uint64_t bad_data_crc = 0;  // records skipped because their payload CRC failed
     std::uint64_t resyncs = 0;       // times the reader scanned past a corrupt header
     std::uint64_t bytes_skipped = 0;
-    std::uint64_t oversized = 0;  // records longer than kMaxRecordBytes, skipped unread
+    std::uint64_t oversized = 0;  // headers with a valid CRC and a length past kMaxRecordBytes
     std::uint64_t resets = 0;     // the file shrank or was replaced and was read again
 };
 
-class EventFileReader final : public SourceReader, private EventHandler {
+class EventFileReader final : public SourceReader, private EventHandler, private TailConsumer {
   public:
     static constexpr std::uint64_t kMaxRecordBytes = 256ull << 20;
 
     EventFileReader(SourceFile file, PointSink& sink);
-    ~EventFileReader() override;
     EventFileReader(const EventFileReader&) = delete;
     EventFileReader& operator=(const EventFileReader&) = delete;
 
     // Reads whatever is new. An error means the file could not be opened or read at all; the
     // caller reports it. Problems inside the file are counted and described in warnings().
     Status poll() override;
+    bool more() const override { return tail_.more(); }
+    const FileId* identity() const override { return tail_.id(); }
+    void moved_to(std::string path) override;
 
     const SourceFile& file() const override { return file_; }
     const ReaderStats& stats() const { return stats_; }
     const DecodeCounts& counts() const { return decoder_.counts(); }
-    std::uint64_t offset() const { return offset_; }
+    std::uint64_t offset() const { return tail_.offset(); }
     // Why the reader is waiting at `offset()` rather than at the end of the file, or "".
     const std::string& pending() const override { return pending_; }
     // One line each, naming the file and the reason; cleared by take_warnings().
@@ -64,16 +70,16 @@ class EventFileReader final : public SourceReader, private EventHandler {
     void add_totals(IngestTotals& totals) const override;
 
   private:
-    enum class Scan { kNeedMore, kBlocked };
+    // TailConsumer
+    void on_rewrite(const std::string& why) override;
+    std::size_t consume(const char* data, std::size_t len, bool at_eof) override;
 
-    void close_file();
-    Status open_file();
-    void restart_from_zero(const std::string& why);
-    Status read_available(std::uint64_t file_size);
-    Scan scan(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
-              std::uint64_t file_size, std::size_t& pos, std::size_t& need);
+    // Consumes whole records from data[pos, len) (base: the file offset of data[0]).
+    void scan(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
+              std::size_t& pos);
     bool resync(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
                 std::size_t& pos);
+    void start_corruption(std::uint64_t at, const char* header);
     void end_corruption(std::uint64_t valid_at);
     void note_corrupt_tail(std::uint64_t end);
     void warn(std::string message);
@@ -90,16 +96,12 @@ class EventFileReader final : public SourceReader, private EventHandler {
     SourceFile file_;
     PointSink& sink_;
     EventDecoder decoder_;
-    int fd_ = -1;
-    dev_t dev_ = 0;
-    ino_t ino_ = 0;
-    std::uint64_t offset_ = 0;  // first byte not yet consumed
-    std::vector<char> buf_;
+    FileTail tail_;
     std::string pending_;
     std::vector<std::string> warnings_;
     std::uint64_t corrupt_since_ = UINT64_MAX;  // start of the corrupt run being scanned
+    std::string corrupt_reason_;                // what was wrong with its first header
     bool corrupt_warned_ = false;
-    std::uint64_t skip_beyond_ = 0;  // bytes of an oversized record past the buffer
     bool any_valid_record_ = false;
     ReaderStats stats_;
     std::vector<int> ranks_seen_;

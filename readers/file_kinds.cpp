@@ -71,7 +71,10 @@ SourceFile source_file(const RootSpec& root, std::string path, std::string_view 
 }
 
 std::string read_order_key(const SourceFile& file) {
-    if (file.format == SourceFormat::kEventFile) return file.path;
+    // A name that extends another's is an older copy of it (`events...0.old`, `...0.bak`, a
+    // rotated file next to the one that replaced it): the sentinel after every name sorts it
+    // first, so the newer file's steps are not taken for a restart by the older one's.
+    if (file.format == SourceFormat::kEventFile) return file.path + '\xff';
     std::string key;
     std::string_view p = file.path;
     for (std::size_t i = 0; i < p.size();) {

@@ -34,7 +34,8 @@ SourceFile source_file(const RootSpec& root, std::string path, std::string_view 
 // Orders a run's files for the first read, so restarts replay in the order they happened:
 // path order, except that numbers compare by value ("grad_5-9.csv" before
 // "grad_10-14.csv", "checkpoint-500" before "checkpoint-1000") and msProbe's month names
-// by month. Event files keep plain path order, as TensorBoard reads them.
+// by month. Event files keep plain path order, as TensorBoard reads them, except that a name
+// that extends another (`events...0.old` beside `events...0`: a rotated copy) comes first.
 std::string read_order_key(const SourceFile& file);
 
 }  // namespace runtop

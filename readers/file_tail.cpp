@@ -1,10 +1,9 @@
 #include "readers/file_tail.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -13,15 +12,17 @@
 #include "readers/read_scratch.h"
 
 namespace runtop {
+namespace {
 
-FileTail::~FileTail() {
-    close_file();
+double seconds_of(const struct timespec& ts) {
+    return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
-void FileTail::close_file() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
+Error read_error(const std::string& path, ssize_t n) {
+    return Error{path + ": read failed: " + std::strerror(static_cast<int>(-n))};
 }
+
+}  // namespace
 
 void FileTail::restart(TailConsumer& consumer, const std::string& why) {
     offset_ = 0;
@@ -44,48 +45,102 @@ void FileTail::remember(const char* consumed, std::size_t n) {
 }
 
 Status FileTail::poll(TailConsumer& consumer) {
+    more_ = false;
+    budget_left_ = kPollBudget;
+    if (draining_) {
+        Result<bool> done = drain(consumer);
+        if (!done) return done.error();
+        if (!*done) return ok_status();
+    }
     struct stat st;
     if (::stat(path_.c_str(), &st) != 0) {
         int err = errno;
-        if (err == ENOENT && (fd_ >= 0 || offset_ > 0)) {  // deleted: what was read stays
+        if (err == ENOENT && file_.has_id()) {
+            // Renamed away or deleted: what was read stays, and what the writer added before
+            // that can still be read through a descriptor held on it.
+            if (file_.is_open()) {
+                Result<bool> done = drain(consumer);
+                if (!done) return done.error();
+                if (!*done) return ok_status();
+            }
             removed_ = true;
-            close_file();
             return ok_status();
         }
         return Error{path_ + ": " + std::strerror(err)};
     }
     if (!S_ISREG(st.st_mode)) return Error{path_ + ": not a regular file"};
-    bool was_removed = removed_;
     removed_ = false;
-    if ((fd_ >= 0 || was_removed) && (st.st_dev != dev_ || st.st_ino != ino_)) {
-        close_file();
-        if (offset_ > 0) restart(consumer, "was replaced by a new file");
+    if (file_.has_id() && !(FileId::of(st) == file_.id())) {
+        // Another file took the path. The followed one is read to its end first.
+        if (file_.is_open()) {
+            Result<bool> done = drain(consumer);
+            if (!done) return done.error();
+            if (!*done) return ok_status();
+        }
+        Status opened = file_.open_new(path_);
+        if (!opened) return opened;
+        Result<bool> same = same_content(file_.held_fd(), static_cast<std::uint64_t>(st.st_size));
+        if (!same) return same.error();
+        // A copy renamed over the file (rsync, cp then mv) holds what was read: go on in it.
+        if (!*same) restart(consumer, "was replaced by a new file");
     }
-    if (fd_ < 0) {
-        int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) return Error{path_ + ": cannot open: " + std::strerror(errno)};
-        fd_ = fd;
-        dev_ = st.st_dev;
-        ino_ = st.st_ino;
-    }
+    Result<int> fd = file_.fd(path_);
+    if (!fd) return fd.error();
     const double previous_mtime = mtime_;
-    mtime_ = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec * 1e-9;
+    mtime_ = seconds_of(st.st_mtim);
     size_ = static_cast<std::uint64_t>(st.st_size);
     if (size_ < offset_)
         restart(consumer, fmt::format("shrank from {} to {} bytes", offset_, size_));
     // Same size but written since: rewritten in place to the same length, maybe. read_new()
     // compares the edges and reads nothing if they are unchanged.
     if (size_ == offset_ && (offset_ == 0 || mtime_ == previous_mtime)) return ok_status();
-    return read_new(consumer);
+    return read_new(consumer, *fd, size_);
 }
 
-Status FileTail::read_new(TailConsumer& consumer) {
+Result<bool> FileTail::drain(TailConsumer& consumer) {
+    draining_ = true;
+    const int fd = file_.held_fd();
+    struct stat st;
+    if (::fstat(fd, &st) != 0) return Error{path_ + ": " + std::strerror(errno)};
+    const auto end = static_cast<std::uint64_t>(st.st_size);
+    if (end > offset_) {
+        mtime_ = seconds_of(st.st_mtim);
+        Status read = read_new(consumer, fd, end);
+        if (!read) return read.error();
+        if (more_) return false;
+    }
+    draining_ = false;
+    file_.close();  // a deleted file's space is the user's again
+    return true;
+}
+
+Result<bool> FileTail::same_content(int fd, std::uint64_t size) {
+    if (size < offset_) return false;
+    char edge[kEdge];
+    if (!head_.empty()) {
+        ssize_t n = pread_full(fd, edge, head_.size(), 0);
+        if (n < 0) return read_error(path_, n);
+        if (static_cast<std::size_t>(n) != head_.size() ||
+            std::memcmp(edge, head_.data(), head_.size()) != 0)
+            return false;
+    }
+    if (!tail_.empty()) {
+        ssize_t n = pread_full(fd, edge, tail_.size(), offset_ - tail_.size());
+        if (n < 0) return read_error(path_, n);
+        if (static_cast<std::size_t>(n) != tail_.size() ||
+            std::memcmp(edge, tail_.data(), tail_.size()) != 0)
+            return false;
+    }
+    return true;
+}
+
+Status FileTail::read_new(TailConsumer& consumer, int fd, std::uint64_t end) {
     std::vector<char>& buf = read_scratch();
     // The first bytes: a rewrite that is already longer than what was read shows here.
     if (!head_.empty() && offset_ > tail_.size()) {
         char head[kEdge];
-        ssize_t n = pread_full(fd_, head, head_.size(), 0);
-        if (n < 0) return Error{path_ + ": read failed: " + std::strerror(static_cast<int>(-n))};
+        ssize_t n = pread_full(fd, head, head_.size(), 0);
+        if (n < 0) return read_error(path_, n);
         if (static_cast<std::size_t>(n) != head_.size() ||
             std::memcmp(head, head_.data(), head_.size()) != 0)
             restart(consumer, "was rewritten (its first bytes changed)");
@@ -96,27 +151,31 @@ Status FileTail::read_new(TailConsumer& consumer) {
         // file was rewritten and the offset means nothing any more.
         std::size_t overlap = first ? tail_.size() : 0;
         std::uint64_t start = offset_ - overlap;
-        std::uint64_t want = size_ - start;
+        std::uint64_t want = end > start ? end - start : 0;
         if (want > buf.size()) want = buf.size();
-        ssize_t n = pread_full(fd_, buf.data(), want, start);
-        if (n < 0) return Error{path_ + ": read failed: " + std::strerror(static_cast<int>(-n))};
+        ssize_t n = pread_full(fd, buf.data(), want, start);
+        if (n < 0) return read_error(path_, n);
         auto got = static_cast<std::size_t>(n);
         if (overlap && (got < overlap || std::memcmp(buf.data(), tail_.data(), overlap) != 0)) {
             restart(consumer, "was rewritten (the bytes before the read position changed)");
             continue;  // offset_ is 0 now, with nothing to overlap
         }
         first = false;
-        const bool at_eof = start + got >= size_;
+        const bool at_eof = start + got >= end;
         const char* data = buf.data() + overlap;
         const std::size_t len = got - overlap;
         std::size_t used = consumer.consume(data, len, at_eof);
         remember(data, used);
+        budget_left_ -= std::min<std::uint64_t>(budget_left_, used);
         if (at_eof || got == 0) break;
         if (used == 0) {
             if (buf.size() >= (std::size_t{1} << 30)) {
-                return Error{path_ + ": a line longer than 1 GiB; giving up on this file"};
+                return Error{path_ + ": a record longer than 1 GiB; giving up on this file"};
             }
             buf.resize(buf.size() * 2);  // one record longer than the buffer
+        } else if (budget_left_ == 0) {
+            more_ = true;
+            break;
         }
     }
     shrink_read_scratch();

@@ -1,16 +1,24 @@
-// Incremental reading of a text file that grows by appends, and sometimes does not.
+// Incremental reading of a file that grows by appends, and sometimes does not: what the event
+// file and CSV readers share.
 //
-// Each poll() stats the file and hands the bytes after the current offset to a consumer, which
-// says how many it consumed (complete lines); the rest is offered again next time, so a partial
-// last line is simply re-read once the writer finishes it. Nothing is cached between polls but
-// 64 bytes on either side of what was consumed, which is how a rewrite is noticed:
-// - the file was replaced (rename over, delete and recreate: another device/inode),
-// - it shrank (truncated, or rewritten shorter),
-// - its modification time changed while its size did not, and its edges (below) changed,
-// - its first bytes changed, or the bytes just before the offset changed (rewritten in place
-//   and already longer than before: Lightning rewrites metrics.csv when a new key appears).
-// Any of these restarts the consumer from offset 0, after telling it why.
-// The file is opened read-only and read with pread(): no locks, no mmap.
+// Each poll() stats the path and hands the bytes after the current offset to a consumer, which
+// says how many it consumed (whole records); the rest is offered again next time, so a record
+// the writer is still appending is simply read again once it is whole. Nothing is cached
+// between polls but 64 bytes on either side of what was consumed, which is how a rewrite is
+// noticed. What can happen to a followed file, and what the tail does:
+// - it grows: the new bytes are read, at most kPollBudget of them per poll (more() then says
+//   so), so one huge file never holds up a quit or the other files for long;
+// - it is renamed away or deleted: what is left in it is read to its end through the open
+//   descriptor first (a writer's last records before a rotation), then the path is followed
+//   again: a new file there is read from its start;
+// - a new file took its path (renamed over, deleted and recreated): the same, unless the new
+//   file holds what was read (a copy renamed over it, as rsync does), which is then followed on;
+// - it shrank (truncated, or rewritten shorter), or its first bytes or the bytes just before
+//   the offset changed (truncated and at once written past the old size; rewritten in place,
+//   as Lightning rewrites metrics.csv when a new key appears): read again from offset 0.
+// A restart from 0 tells the consumer first, with the reason.
+// Descriptors come from a bounded budget (open_file.h); the file is opened read-only and read
+// with pread(): no locks, no mmap.
 #pragma once
 
 #include <sys/types.h>
@@ -19,6 +27,7 @@
 #include <string>
 
 #include "core/result.h"
+#include "readers/open_file.h"
 
 namespace runtop {
 
@@ -35,14 +44,22 @@ class TailConsumer {
 
 class FileTail {
   public:
+    // Bytes one poll() consumes at most before it returns with more() set.
+    static constexpr std::uint64_t kPollBudget = std::uint64_t{8} << 20;
+
     explicit FileTail(std::string path) : path_(std::move(path)) {}
-    ~FileTail();
     FileTail(const FileTail&) = delete;
     FileTail& operator=(const FileTail&) = delete;
 
     Status poll(TailConsumer& consumer);
+    // The last poll stopped at its budget with bytes left to read: poll again.
+    bool more() const { return more_; }
 
     const std::string& path() const { return path_; }
+    // The file was renamed to `path` (within what is watched): keep reading it there.
+    void moved_to(std::string path) { path_ = std::move(path); }
+    // The identity of the file being read, if it was ever opened.
+    const FileId* id() const { return file_.has_id() ? &file_.id() : nullptr; }
     std::uint64_t offset() const { return offset_; }
     std::uint64_t size() const { return size_; }
     // Modification time of the file at the last poll, in seconds since the epoch.
@@ -53,19 +70,26 @@ class FileTail {
   private:
     static constexpr std::size_t kEdge = 64;
 
-    void close_file();
     void restart(TailConsumer& consumer, const std::string& why);
-    Status read_new(TailConsumer& consumer);
+    // Reads from the offset to `end` (or the budget) through `fd`.
+    Status read_new(TailConsumer& consumer, int fd, std::uint64_t end);
+    // Reads what is left in the followed file through the descriptor still held, after it left
+    // its path. True once it is read to its end.
+    Result<bool> drain(TailConsumer& consumer);
+    // Whether the file open on `fd` holds, at the head and just before the offset, the bytes
+    // that were consumed there (size is its size).
+    Result<bool> same_content(int fd, std::uint64_t size);
     void remember(const char* consumed, std::size_t n);
 
     std::string path_;
-    int fd_ = -1;
-    dev_t dev_ = 0;
-    ino_t ino_ = 0;
+    OpenFile file_;
+    bool draining_ = false;  // the followed file left its path; reading it to its end
     std::uint64_t offset_ = 0;
     std::uint64_t size_ = 0;
     double mtime_ = 0;
     bool removed_ = false;
+    bool more_ = false;
+    std::uint64_t budget_left_ = 0;
     std::uint64_t rewrites_ = 0;
     std::string head_;  // the file's first bytes (up to kEdge) as consumed
     std::string tail_;  // the kEdge bytes before offset_

@@ -10,6 +10,7 @@
 #include "core/identity.h"
 #include "core/point_sink.h"
 #include "core/result.h"
+#include "readers/open_file.h"
 
 namespace runtop {
 
@@ -61,6 +62,12 @@ class SourceReader {
     // Reads whatever is new. An error means the file could not be opened or read at all; the
     // caller reports it. Problems inside the file are counted and described in warnings.
     virtual Status poll() = 0;
+    // The last poll() stopped at its budget (file_tail.h) with more to read: poll again.
+    virtual bool more() const { return false; }
+    // The file read, once it was opened: a file renamed within the roots keeps its reader.
+    virtual const FileId* identity() const { return nullptr; }
+    // The file is now at `path` (same device and inode): read on there, nothing again.
+    virtual void moved_to(std::string path) = 0;
     virtual const SourceFile& file() const = 0;
     // Why the reader waits rather than being at the end of the file, or "".
     virtual const std::string& pending() const = 0;

@@ -1,7 +1,10 @@
 #include "readers/source_set.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "readers/discovery.h"
 #include "readers/file_kinds.h"
@@ -38,18 +41,79 @@ SourceSet::Entry* SourceSet::add_file(SourceFile file) {
 }
 
 void SourceSet::poll_entry(Entry& entry) {
-    Status status = entry.reader->poll();
-    if (!status) {
-        if (status.error().message != entry.last_error) report(status.error().message);
-        entry.last_error = status.error().message;
-    } else {
-        entry.last_error.clear();
+    // A poll reads at most a budget of bytes: a big file takes several, with a look at the
+    // stop flag between them.
+    while (true) {
+        Status status = entry.reader->poll();
+        if (!status) {
+            if (status.error().message != entry.last_error) report(status.error().message);
+            entry.last_error = status.error().message;
+        } else {
+            entry.last_error.clear();
+        }
+        for (std::string& w : entry.reader->take_warnings()) report(std::move(w));
+        if (!status || !entry.reader->more() || stopped()) break;
     }
-    for (std::string& w : entry.reader->take_warnings()) report(std::move(w));
+    index(entry);
+}
+
+void SourceSet::index(Entry& entry) {
+    // A reader whose file left the roots follows no path: nothing can be renamed to it.
+    const FileId* id = entry.reader->file().path.empty() ? nullptr : entry.reader->identity();
+    if (entry.is_indexed && id && *id == entry.indexed) return;
+    if (entry.is_indexed) {
+        auto it = by_id_.find(entry.indexed);
+        if (it != by_id_.end() && it->second == &entry) by_id_.erase(it);
+        entry.is_indexed = false;
+    }
+    if (!id) return;
+    by_id_[*id] = &entry;
+    entry.indexed = *id;
+    entry.is_indexed = true;
 }
 
 void SourceSet::poll() {
-    for (Entry* entry : order_) poll_entry(*entry);
+    for (Entry* entry : order_) {
+        if (stopped()) return;
+        poll_entry(*entry);
+    }
+}
+
+void SourceSet::follow_renames(const std::vector<FileEvent>& events) {
+    if (by_id_.empty()) return;
+    std::map<std::string, std::string> moves;  // from -> to
+    for (const FileEvent& e : events) {
+        if (e.change == FileChange::kRemoved) continue;
+        struct stat st;
+        if (::stat(e.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        auto it = by_id_.find(FileId::of(st));
+        if (it == by_id_.end()) continue;
+        const std::string& from = it->second->reader->file().path;
+        if (from == e.path || from.empty()) continue;
+        // Still there as well: a second name (a hard link), not a move.
+        struct stat old;
+        if (::stat(from.c_str(), &old) == 0 && FileId::of(old) == FileId::of(st)) continue;
+        moves[from] = e.path;
+    }
+    if (moves.empty()) return;
+    std::vector<Files::node_type> moving;
+    for (const auto& [from, to] : moves) {
+        Files::node_type node = files_.extract(from);
+        if (!node.empty()) moving.push_back(std::move(node));
+    }
+    for (Files::node_type& node : moving) {
+        const std::string to = moves.at(node.key());
+        // Whatever followed the target path before: its file was renamed out of the roots or
+        // deleted. It reads what is left through its descriptor, then nothing more.
+        if (Files::node_type displaced = files_.extract(to); !displaced.empty()) {
+            displaced.mapped().reader->moved_to(std::string());
+            to_drain_.push_back(&displaced.mapped());
+            gone_.push_back(std::move(displaced));
+        }
+        node.mapped().reader->moved_to(to);
+        node.key() = to;
+        files_.insert(std::move(node));
+    }
 }
 
 void SourceSet::watch(WatchOptions options) {
@@ -65,6 +129,7 @@ void SourceSet::on_watch_ready() {
     if (!watcher_) return;
     std::vector<FileEvent> events = watcher_->take_events();
     for (std::string& m : watcher_->take_messages()) report(std::move(m));
+    follow_renames(events);
     // New files first get readers, then are read in read order (restarts replay in the order
     // they happened, whatever order the watcher found them in); changed files after.
     std::vector<std::pair<std::string, Entry*>> fresh;
@@ -87,8 +152,20 @@ void SourceSet::on_watch_ready() {
     }
     std::stable_sort(fresh.begin(), fresh.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& [key, entry] : fresh) poll_entry(*entry);
-    for (Entry* entry : changed) poll_entry(*entry);
+    // What is left in files renamed out of the roots first: they are older than what took
+    // their place.
+    for (Entry* entry : std::exchange(to_drain_, {})) {
+        if (stopped()) return;
+        poll_entry(*entry);
+    }
+    for (auto& [key, entry] : fresh) {
+        if (stopped()) return;
+        poll_entry(*entry);
+    }
+    for (Entry* entry : changed) {
+        if (stopped()) return;
+        poll_entry(*entry);
+    }
     // A file that could not be read (permission denied, a transient NFS error) may never
     // change again, so the watcher would never name it: retry such files now and then.
     auto now = std::chrono::steady_clock::now();

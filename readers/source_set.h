@@ -7,11 +7,13 @@
 // which is all `dump --follow` needs until the inotify/poll watcher arrives.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/identity.h"
@@ -27,6 +29,9 @@ class SourceSet {
     explicit SourceSet(PointSink& sink) : sink_(sink) {}
 
     void add_root(RootSpec root) { roots_.push_back(std::move(root)); }
+    // Reading stops soon after `*flag` becomes true (within one read budget of a file,
+    // file_tail.h): a quit while gigabytes are read takes milliseconds, not seconds.
+    void stop_when(const std::atomic<bool>* flag) { stop_ = flag; }
     // Finds files not seen before (in path order, so a run's files start in name order).
     void rescan();
     // Reads what is new in every file.
@@ -52,21 +57,34 @@ class SourceSet {
     struct Entry {
         std::unique_ptr<SourceReader> reader;
         std::string last_error;
+        FileId indexed;  // the identity by_id_ holds for it, if `is_indexed`
+        bool is_indexed = false;
     };
+    using Files = std::map<std::string, Entry>;
+
     void report(std::string line);
+    bool stopped() const { return stop_ && stop_->load(std::memory_order_relaxed); }
     Entry* add_file(SourceFile file);
     void poll_entry(Entry& entry);
+    void index(Entry& entry);
+    // Files the watcher reports at a new path that a reader already follows (same device and
+    // inode): renamed within the roots. Their readers move with them.
+    void follow_renames(const std::vector<FileEvent>& events);
 
     PointSink& sink_;
     ReaderFactory factory_;
     std::vector<RootSpec> roots_;
-    std::map<std::string, Entry> files_;  // by path
+    Files files_;                         // by path
+    std::vector<Files::node_type> gone_;  // readers whose file left the roots (renamed out)
+    std::vector<Entry*> to_drain_;        // of those, the ones to read to their end
     std::vector<Entry*> order_;           // discovery order
+    std::unordered_map<FileId, Entry*, FileIdHash> by_id_;
     std::vector<std::string> messages_;
     std::map<std::string, std::string> root_errors_;
     std::unique_ptr<Watcher> watcher_;
     std::chrono::steady_clock::time_point last_retry_{};
     std::size_t readable_roots_ = 0;
+    const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace runtop

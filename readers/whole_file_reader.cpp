@@ -151,6 +151,7 @@ Status WholeFileReader::read_and_parse(bool settled) {
     if (outcome.done()) {
         have_parsed_ = true;
         parsed_ = sig;
+        parsed_id_ = FileId{sig.dev, sig.ino};
         failing_ = false;
         pending_.clear();
         bytes_ = text.size();

@@ -57,6 +57,8 @@ class WholeFileReader : public SourceReader {
     WholeFileReader(SourceFile file, PointSink& sink);
 
     Status poll() override;
+    const FileId* identity() const override { return have_parsed_ ? &parsed_id_ : nullptr; }
+    void moved_to(std::string path) override { file_.path = std::move(path); }
     const SourceFile& file() const override { return file_; }
     const std::string& pending() const override { return pending_; }
     std::vector<std::string> take_warnings() override;
@@ -110,6 +112,7 @@ class WholeFileReader : public SourceReader {
     std::vector<std::string> warnings_;
     bool have_parsed_ = false;
     Signature parsed_;      // the content parsed last
+    FileId parsed_id_;      // its file
     bool failing_ = false;  // `failed_` holds content that did not parse
     Signature failed_;
     std::int64_t failed_since_ms_ = 0;

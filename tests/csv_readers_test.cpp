@@ -9,6 +9,7 @@
 
 #include "core/store.h"
 #include "readers/msprobe_csv_reader.h"
+#include "readers/read_scratch.h"
 #include "readers/source_set.h"
 #include "readers/step_table_csv_reader.h"
 #include "tests/test_support.h"
@@ -197,19 +198,28 @@ TEST(MsProbeCsv, TruncateAndRewriteIsReadAgain) {
     EXPECT_EQ(sink.scalars.back().point.value, 1.5);
 }
 
-TEST(MsProbeCsv, RenameOverIsANewFile) {
+TEST(MsProbeCsv, RenameOverIsANewFileUnlessItHoldsWhatWasRead) {
     TempDir dir;
     std::string path = dir / "exp_avg_0-4.csv";
     write_file(path, "vpp_stage,name,step,norm\n0,w,0,1.0\n");
     RecordingSink sink;
     MsProbeCsvReader reader(SourceFile{path, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
     ASSERT_TRUE(reader.poll());
+    // A copy renamed over it (rsync without --inplace) that holds what was read: only what is
+    // new in it is read.
     write_file(dir / "tmp.csv", "vpp_stage,name,step,norm\n0,w,0,1.0\n0,w,1,5.0\n");
     ASSERT_EQ(::rename((dir / "tmp.csv").c_str(), path.c_str()), 0);
     ASSERT_TRUE(reader.poll());
-    EXPECT_TRUE(has_warning(reader.take_warnings(), "replaced"));
-    ASSERT_EQ(sink.scalars.size(), 3u);
+    EXPECT_FALSE(has_warning(reader.take_warnings(), "replaced"));
+    ASSERT_EQ(sink.scalars.size(), 2u);
     EXPECT_EQ(sink.scalars.back().point.value, 5.0);
+    // Another file renamed over it: read from its start.
+    write_file(dir / "tmp.csv", "vpp_stage,name,step,norm\n0,w,7,6.0\n0,w,8,7.0\n");
+    ASSERT_EQ(::rename((dir / "tmp.csv").c_str(), path.c_str()), 0);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(has_warning(reader.take_warnings(), "replaced"));
+    ASSERT_EQ(sink.scalars.size(), 4u);
+    EXPECT_EQ(sink.scalars.back().point.value, 7.0);
     // Deleted: what was read stays, and the reader says why it waits.
     ASSERT_EQ(::unlink(path.c_str()), 0);
     ASSERT_TRUE(reader.poll());
@@ -334,6 +344,62 @@ TEST(PlainCsv, AStepColumnMakesItMetricsOtherwiseIgnoredSilently) {
     ASSERT_EQ(sink.scalars.size(), 1u);
     EXPECT_EQ(sink.scalars[0].key.tag, "train/loss");
     EXPECT_EQ(sink.kinds[0], SourceKind::kLightningCsv);
+}
+
+}  // namespace
+}  // namespace runtop
+
+namespace runtop {
+namespace {
+
+// A line far longer than any record, with no newline for a while: skipped to its end, the
+// memory it takes bounded by one read buffer, the rows after it read.
+TEST(LightningCsv, AnOverlongLineIsSkippedWithoutHoldingItInMemory) {
+    TempDir dir;
+    std::string path = dir / "metrics.csv";
+    write_file(path, "epoch,step,train_loss\n0,1,1.5\n");
+    RecordingSink sink;
+    StepTableCsvReader reader(SourceFile{path, "lt", kNoRank, SourceFormat::kLightningCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    ASSERT_EQ(sink.scalars.size(), 2u);
+    const std::uint64_t long_at = 30;  // after the header and the first row
+    std::string junk(3 * CsvFileReader::kMaxRecordBytes + 17, '7');
+    append_file(path, junk);
+    do ASSERT_TRUE(reader.poll());
+    while (reader.more());
+    EXPECT_NE(reader.pending().find("skipping a record longer than 1 MiB"), std::string::npos)
+        << reader.pending();
+    EXPECT_EQ(read_scratch().size(), kReadChunk);  // never grown to hold the line
+    append_file(path, junk + "\n0,2,1.25\n");
+    do ASSERT_TRUE(reader.poll());
+    while (reader.more());
+    EXPECT_EQ(reader.pending(), "");
+    EXPECT_EQ(read_scratch().size(), kReadChunk);
+    ASSERT_EQ(sink.scalars.size(), 4u);
+    EXPECT_EQ(sink.scalars.back().point.value, 1.25);
+    EXPECT_EQ(reader.long_records(), 1u);
+    EXPECT_EQ(reader.bad_rows(), 1u);
+    std::vector<std::string> warnings = reader.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find(path), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("offset " + std::to_string(long_at)), std::string::npos)
+        << warnings[0];
+}
+
+TEST(MsProbeCsv, AnOverlongLineInTheMiddleCostsOnlyThatLine) {
+    TempDir dir;
+    std::string path = dir / "grad_reduced_0-4.csv";
+    std::string text = "vpp_stage,name,step,norm\n0,w,0,1.0\n0,w,1," +
+                       std::string(2 * CsvFileReader::kMaxRecordBytes, '9') + "\n0,w,2,3.0\n";
+    write_file(path, text);
+    RecordingSink sink;
+    MsProbeCsvReader reader(SourceFile{path, "mon", 0, SourceFormat::kMsProbeCsv}, sink);
+    do ASSERT_TRUE(reader.poll());
+    while (reader.more());
+    ASSERT_EQ(sink.scalars.size(), 2u);
+    EXPECT_EQ(sink.scalars[0].point.value, 1.0);
+    EXPECT_EQ(sink.scalars[1].point.value, 3.0);
+    EXPECT_EQ(reader.bad_rows(), 1u);
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "readers/crc32c.h"
+#include "readers/read_scratch.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
 #include "writers/tfrecord_writer.h"
@@ -305,7 +307,7 @@ TEST(EventFileReader, ShrunkFileIsReadAgainFromTheStart) {
     EXPECT_NE(warnings[0].find("shrank"), std::string::npos);
 }
 
-TEST(EventFileReader, ReplacedFileIsANewFile) {
+TEST(EventFileReader, ReplacedFileIsANewFileUnlessItHoldsWhatWasRead) {
     std::vector<std::string> records = sample_records();
     TempDir dir;
     std::string path = dir / "events.out.tfevents.1";
@@ -313,12 +315,19 @@ TEST(EventFileReader, ReplacedFileIsANewFile) {
     RecordingSink sink;
     EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
     ASSERT_TRUE(reader.poll().ok());
-    // rsync without --inplace: a new inode renamed over the old one, larger than before.
+    // rsync without --inplace: a new inode renamed over the old one, larger than before, that
+    // holds what was read: only the new record is read, nothing twice.
     std::string tmp = dir / "incoming";
     testing::write_file(tmp, join(records) + records[8]);
     ASSERT_EQ(::rename(tmp.c_str(), path.c_str()), 0);
     ASSERT_TRUE(reader.poll().ok());
-    EXPECT_EQ(sink.scalars.size(), 6u + 7u);
+    EXPECT_EQ(sink.scalars.size(), 6u + 1u);
+    EXPECT_EQ(reader.stats().resets, 0u);
+    // A different file renamed over it: read from its start.
+    testing::write_file(tmp, records[0] + records[8] + records[2]);
+    ASSERT_EQ(::rename(tmp.c_str(), path.c_str()), 0);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 6u + 1u + 2u);
     EXPECT_EQ(reader.stats().resets, 1u);
 }
 
@@ -364,6 +373,102 @@ TEST(EventFileReader, RecordLargerThanTheReadBufferIsRead) {
     ASSERT_EQ(sink.texts.size(), 1u);
     EXPECT_EQ(sink.texts[0].text.size(), big.size());
     ASSERT_EQ(sink.scalars.size(), 1u);
+}
+
+}  // namespace
+}  // namespace runtop
+
+namespace runtop {
+namespace {
+
+// A header claiming `length` bytes, with a valid length CRC: no writer makes one, so it is
+// corruption, not a record to wait for.
+std::string header_claiming(std::uint64_t length) {
+    std::string h(12, '\0');
+    std::memcpy(h.data(), &length, 8);
+    const std::uint32_t crc = masked_crc32c(h.data(), 8);
+    std::memcpy(h.data() + 8, &crc, 4);
+    return h;
+}
+
+TEST(EventFileReader, AWildLengthWithAValidChecksumIsCorruptionNotAWait) {
+    for (std::uint64_t length : {(std::uint64_t{1} << 28) + 5, std::uint64_t{1} << 34,
+                                 std::uint64_t{1} << 60}) {
+        SCOPED_TRACE(length);
+        std::string bytes = frame_record(events::file_version(kWall)) +
+                            frame_record(events::simple_scalar("loss", 1, 0, kWall)) +
+                            header_claiming(length);
+        for (int s = 1; s <= 1000; ++s)
+            bytes += frame_record(events::simple_scalar("loss", static_cast<float>(s), s, kWall));
+        TempDir dir;
+        std::string path = dir / "events.out.tfevents.1";
+        testing::write_file(path, bytes);
+        RecordingSink sink;
+        EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+        ASSERT_TRUE(reader.poll().ok());
+        EXPECT_EQ(sink.scalars.size(), 1001u);
+        EXPECT_EQ(reader.pending(), "");
+        EXPECT_EQ(reader.stats().resyncs, 1u);
+        EXPECT_EQ(reader.stats().oversized, 1u);
+        EXPECT_EQ(reader.stats().bytes_skipped, 12u);
+        std::vector<std::string> warnings = reader.take_warnings();
+        ASSERT_EQ(warnings.size(), 1u);
+        EXPECT_NE(warnings[0].find("past the 256 MiB limit"), std::string::npos) << warnings[0];
+        EXPECT_NE(warnings[0].find(path), std::string::npos) << warnings[0];
+        EXPECT_EQ(warnings[0].find("checksum"), std::string::npos) << warnings[0];
+    }
+}
+
+TEST(EventFileReader, APollReadsAtMostItsBudgetAndSaysThereIsMore) {
+    std::string bytes = frame_record(events::file_version(kWall));
+    const std::string pad(4000, 'p');
+    int n = 0;
+    while (bytes.size() < 3 * FileTail::kPollBudget)
+        bytes += frame_record(events::text("notes", pad, n++, kWall));
+    bytes += frame_record(events::simple_scalar("last", 7, n, kWall));
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    testing::write_file(path, bytes);
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    int polls = 0;
+    do {
+        ASSERT_TRUE(reader.poll().ok());
+        ++polls;
+        // The budget is checked after each buffer: a poll overshoots it by less than one.
+        EXPECT_LE(reader.offset(), polls * (FileTail::kPollBudget + kReadChunk));
+    } while (reader.more());
+    EXPECT_GE(polls, 3);
+    EXPECT_EQ(sink.texts.size(), static_cast<std::size_t>(n));
+    ASSERT_EQ(sink.scalars.size(), 1u);
+    EXPECT_EQ(reader.offset(), bytes.size());
+}
+
+TEST(EventFileReader, RewrittenInPlacePastItsOldSizeIsReadAgain) {
+    TempDir dir;
+    std::string path = dir / "events.out.tfevents.1";
+    std::string first = frame_record(events::file_version(kWall));
+    for (int s = 0; s < 3; ++s) first += frame_record(events::simple_scalar("loss", 1, s, kWall));
+    testing::write_file(path, first);
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{path, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    ASSERT_EQ(sink.scalars.size(), 3u);
+    // Truncated and at once written again, longer: the same inode, a larger size.
+    std::string second = frame_record(events::file_version(kWall + 60));
+    for (int s = 0; s < 12; ++s)
+        second += frame_record(events::simple_scalar("loss", 2, s, kWall + 60));
+    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::write(fd, second.data(), second.size()), static_cast<ssize_t>(second.size()));
+    ::close(fd);
+    ASSERT_TRUE(reader.poll().ok());
+    EXPECT_EQ(sink.scalars.size(), 15u);
+    EXPECT_EQ(sink.scalars.back().point.value, 2.0);
+    EXPECT_EQ(reader.stats().resets, 1u);
+    std::vector<std::string> warnings = reader.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("rewritten"), std::string::npos) << warnings[0];
 }
 
 }  // namespace

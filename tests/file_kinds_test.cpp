@@ -90,9 +90,16 @@ TEST(FileKinds, ReadOrderReplaysRestartsInTime) {
                          "/m/Nov30_23-00-00-rank0-aaaaaaaa/grad_10-14.csv",
                          "/m/Dec01_00-00-00-rank0-bbbbbbbb/grad_0-4.csv",
                      }));
-    // Event files keep TensorBoard's plain name order.
-    EXPECT_EQ(read_order_key(file("/e/events.out.tfevents.10.h", SourceFormat::kEventFile)),
-              "/e/events.out.tfevents.10.h");
+    // Event files keep TensorBoard's plain name order...
+    auto event_key = [&](const char* path) {
+        return read_order_key(file(path, SourceFormat::kEventFile));
+    };
+    EXPECT_LT(event_key("/e/events.out.tfevents.10.h"), event_key("/e/events.out.tfevents.9.h"));
+    EXPECT_LT(event_key("/e/a/events.out.tfevents.2.h"), event_key("/e/b/events.out.tfevents.1.h"));
+    // ...except that a rotated copy (a name extending another) is older than what replaced it.
+    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0.old"), event_key("/e/events.out.tfevents.10.h.0"));
+    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0.bak"), event_key("/e/events.out.tfevents.10.h.0"));
+    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0"), event_key("/e/events.out.tfevents.11.h.0"));
 }
 
 }  // namespace

@@ -85,11 +85,13 @@ std::unique_ptr<SourceReader> make(const SourceFile& file, PointSink& sink) {
 }
 
 void poll(SourceReader& reader) {
-    Status s = reader.poll();
-    if (!s) {
-        std::fprintf(stderr, "poll failed: %s\n", s.error().message.c_str());
-        std::abort();
-    }
+    do {  // a poll reads at most its budget of bytes
+        Status s = reader.poll();
+        if (!s) {
+            std::fprintf(stderr, "poll failed: %s\n", s.error().message.c_str());
+            std::abort();
+        }
+    } while (reader.more());
     reader.take_warnings();
 }
 

@@ -98,11 +98,13 @@ void append_contents(const std::uint8_t* data, size_t from, size_t to) {
 }
 
 void poll(EventFileReader& reader) {
-    Status s = reader.poll();
-    if (!s) {
-        std::fprintf(stderr, "poll failed: %s\n", s.error().message.c_str());
-        std::abort();
-    }
+    do {  // a poll reads at most its budget of bytes
+        Status s = reader.poll();
+        if (!s) {
+            std::fprintf(stderr, "poll failed: %s\n", s.error().message.c_str());
+            std::abort();
+        }
+    } while (reader.more());
     reader.take_warnings();
 }
 
