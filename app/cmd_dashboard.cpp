@@ -287,6 +287,7 @@ int cmd_dashboard(const Args& args) {
             if (live) analyzer.tick();
             const IngestTotals totals = ingest.totals();
             model.ingest.files = totals.files;
+            model.ingest.watching = ingest.watching();
             model.ingest.rate = rate.tick();
             model.ingest.waiting = state.follow ? 0 : ingest.waiting_points();
             for (std::string& m : ingest.take_messages()) {
@@ -302,6 +303,7 @@ int cmd_dashboard(const Args& args) {
                     stalls +=
                         1 + static_cast<std::int64_t>((model.ingest.now - r.last_arrival) / 60);
             if (before.files != model.ingest.files || before.rate != model.ingest.rate ||
+                before.watching != model.ingest.watching ||
                 before.waiting != model.ingest.waiting ||
                 before.warnings != model.ingest.warnings || stalls != stall_minutes ||
                 alerts_before != analyzer.log().size())

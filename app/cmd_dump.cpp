@@ -2,6 +2,7 @@
 #include <poll.h>
 
 #include <cstdio>
+#include <utility>
 
 #include "app/commands.h"
 #include "app/inputs.h"
@@ -100,10 +101,14 @@ int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWr
     SourceSet sources(sink);
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.watch(std::move(options));
+    bool first = true;
     while (!stop_requested()) {
         sources.on_watch_ready();
         writer.flush();
         print_messages(sources, stderr);
+        if (std::exchange(first, false))  // how much of the kernel's inotify budget this takes
+            std::fprintf(stderr, "runtop: watching: %s\n",
+                         visible(sources.watch_summary()).c_str());
         int timeout = sources.watch_timeout_ms();
         if (timeout < 0 || timeout > kMaxWaitMs) timeout = kMaxWaitMs;
         pollfd p{sources.watch_fd(), POLLIN, 0};

@@ -109,6 +109,7 @@ void IngestThread::run() {
         {
             std::lock_guard lock(mutex_);
             totals_ = sources.totals();
+            watching_ = sources.watch_summary(true);
             readable_roots_ = sources.readable_roots();
             for (std::string& m : sources.take_messages()) messages_.push_back(std::move(m));
             if (first) first_pass_read_ = true;
@@ -218,6 +219,11 @@ bool IngestThread::backfilled() const {
 IngestTotals IngestThread::totals() const {
     std::lock_guard lock(mutex_);
     return totals_;
+}
+
+std::string IngestThread::watching() const {
+    std::lock_guard lock(mutex_);
+    return watching_;
 }
 
 std::vector<std::string> IngestThread::take_messages() {

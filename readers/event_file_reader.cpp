@@ -29,6 +29,17 @@ bool header_valid(const char* p) {
     return masked_crc32c(p, 8) == load32(p + 8);
 }
 
+// The index of the first byte of p[0, n) that is not zero, or n. Eight bytes at a time: a sparse
+// or zero-filled region is gigabytes of them.
+std::size_t first_nonzero(const char* p, std::size_t n) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        if (load64(p + i) != 0) break;
+    for (; i < n; ++i)
+        if (p[i] != 0) return i;
+    return n;
+}
+
 bool all_zero(const char* p, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
         if (p[i] != 0) return false;
@@ -184,6 +195,12 @@ void EventFileReader::scan(const char* data, std::size_t len, bool at_eof, std::
 bool EventFileReader::resync(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
                              std::size_t& pos) {
     for (std::size_t q = pos + 1; q + kHeader <= len; ++q) {
+        // Twelve zero bytes are no header (its CRC would not be zero): skip runs of zeros.
+        if (data[q] == 0) {
+            const std::size_t z = q + first_nonzero(data + q, len - q);
+            if (z >= q + kHeader) q = z - (kHeader - 1);
+            if (q + kHeader > len) break;
+        }
         if (header_valid(data + q) && load64(data + q) <= kMaxRecordBytes) {
             pos = q;  // the scan loop re-checks it and reports the skipped bytes
             return true;

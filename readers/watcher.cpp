@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "readers/inotify_session.h"
 #include "readers/watcher_state.h"
 
 namespace runtop {
@@ -105,6 +106,42 @@ bool Watcher::polling(std::size_t root) const {
     const Root& r = s_->roots.at(root);
     if (r.present) return r.polling;
     return s_->opt.mode == WatchMode::kPoll || !s_->inotify;
+}
+
+std::string Watcher::describe(bool brief) const {
+    std::size_t polled = 0, watched = 0, missing = 0;
+    for (const Root& r : s_->roots) {
+        if (!r.present)
+            ++missing;
+        else if (r.polling)
+            ++polled;
+        else
+            ++watched;
+    }
+    const std::size_t watches = s_->watches.size();
+    if (brief) {
+        std::string out;
+        if (watched > 0) out = fmt::format("{} inotify watch{}", watches, watches == 1 ? "" : "es");
+        if (polled > 0)
+            out += fmt::format("{}polled every {} ms", out.empty() ? "" : ", ",
+                               s_->opt.poll_interval_ms);
+        return out;
+    }
+    // The kernel's limit is read once: it is a /proc file, and this is asked every turn.
+    static const int limit = InotifySession::max_user_watches();
+    std::string out;
+    if (watched > 0)
+        out = fmt::format("{} inotify watch{} for {} root{} (one per directory; "
+                          "fs.inotify.max_user_watches = {})",
+                          watches, watches == 1 ? "" : "es", watched, watched == 1 ? "" : "s",
+                          limit);
+    if (polled > 0)
+        out += fmt::format("{}{} root{} polled every {} ms", out.empty() ? "" : "; ", polled,
+                           polled == 1 ? "" : "s", s_->opt.poll_interval_ms);
+    if (missing > 0)
+        out += fmt::format("{}{} root{} not there yet", out.empty() ? "" : "; ", missing,
+                           missing == 1 ? "" : "s");
+    return out;
 }
 
 WatcherStats Watcher::stats() const {
