@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -14,7 +15,9 @@
 #include <tuple>
 #include <vector>
 
+#include "readers/file_tail.h"
 #include "readers/open_file.h"
+#include "readers/read_scratch.h"
 #include "readers/source_set.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
@@ -232,6 +235,36 @@ TEST(SourceSetDescriptors, RunningOutOfDescriptorsClosesIdleFilesInstead) {
     OpenFile::set_budget_for_tests(0);
     EXPECT_EQ(sink.scalars.size(), static_cast<std::size_t>(kFiles));
     EXPECT_TRUE(messages.empty()) << messages.front();
+}
+
+// A quit while gigabytes are read: the set stops within one read budget of a file.
+TEST(SourceSetStop, AStopRequestEndsReadingWithinOneBudget) {
+    TempDir dir;
+    std::string bytes = frame_record(events::file_version(1000));
+    const std::string pad(4000, 'p');
+    int n = 0;
+    while (bytes.size() < 5 * FileTail::kPollBudget)
+        bytes += frame_record(events::text("notes", pad, n++, 1000));
+    testing::write_file(dir / "events.out.tfevents.1.h", bytes);
+    testing::write_file(dir / "events.out.tfevents.2.h", records(0, 10, 0));
+    std::atomic<bool> stop{false};
+    struct StoppingSink : testing::RecordingSink {
+        std::atomic<bool>* stop = nullptr;
+        void config_text(ConfigText text) override {
+            stop->store(true);
+            RecordingSink::config_text(std::move(text));
+        }
+    } sink;
+    sink.stop = &stop;
+    SourceSet sources(sink);
+    sources.stop_when(&stop);
+    sources.add_root(RootSpec{"r", dir.path()});
+    sources.rescan();
+    sources.poll();
+    EXPECT_GT(sink.texts.size(), 0u);
+    EXPECT_LT(sink.texts.size(), static_cast<std::size_t>(n));
+    EXPECT_LE(sources.totals().bytes, FileTail::kPollBudget + kReadChunk);
+    EXPECT_TRUE(sink.scalars.empty());  // the second file was never started
 }
 
 TEST(SourceSetDescriptors, TheBudgetFollowsTheDescriptorLimit) {
