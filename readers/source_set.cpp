@@ -120,6 +120,7 @@ void SourceSet::watch(WatchOptions options) {
     options.wanted = [](std::string_view rel_dir, std::string_view name) {
         return classify_file(rel_dir, name).has_value();
     };
+    options.stop = stop_;
     std::vector<std::string> paths;
     for (const RootSpec& root : roots_) paths.push_back(root.path);
     watcher_ = Watcher::create(std::move(paths), std::move(options));
@@ -135,6 +136,7 @@ void SourceSet::on_watch_ready() {
     std::vector<std::pair<std::string, Entry*>> fresh;
     std::vector<Entry*> changed;
     for (FileEvent& e : events) {
+        if (stopped()) return;
         auto known = files_.find(e.path);
         if (known != files_.end()) {
             if (known->second.reader) changed.push_back(&known->second);

@@ -20,6 +20,7 @@
 // A Watcher is used from one thread.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -50,6 +51,9 @@ struct WatchOptions {
     // which a root falls back to polling exactly as on ENOSPC; leaves watches for other programs,
     // and lets tests exercise the fallback.
     std::size_t max_inotify_watches = 0;
+    // When `*stop` becomes true, walks end early (the Watcher is about to go): a quit during the
+    // first walk of a million files is not kept waiting. Null: never.
+    const std::atomic<bool>* stop = nullptr;
 };
 
 enum class FileChange {

@@ -117,7 +117,7 @@ void Watcher::State::rescan_dir(std::size_t ri, const std::string& rel, bool ful
                                 const struct stat* known) {
     Root& r = roots[ri];
     auto it = r.dirs.find(rel);
-    if (it == r.dirs.end()) return;
+    if (it == r.dirs.end() || stopping()) return;
     DirRec& d = it->second;
     struct stat s;
     if (known) {
@@ -192,6 +192,7 @@ void Watcher::State::rescan_dir(std::size_t ri, const std::string& rel, bool ful
     for (const std::string& name : lost_dirs) remove_below(ri, join(rel, name), false);
 
     for (const Entry& e : entries) {
+        if (stopping()) return;
         std::string path = join(d.path, e.name);
         if (d.files.count(e.name)) {
             auto f = r.files.find(path);
