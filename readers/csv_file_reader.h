@@ -27,6 +27,9 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     bool more() const override { return tail_.more(); }
     const FileId* identity() const override { return tail_.id(); }
     void moved_to(std::string path) override;
+    bool holds_what_was_read(const std::string& path) const override {
+        return tail_.holds_what_was_read(path);
+    }
     const SourceFile& file() const override { return file_; }
     const std::string& pending() const override { return pending_; }
     std::vector<std::string> take_warnings() override;

@@ -58,6 +58,9 @@ class EventFileReader final : public SourceReader, private EventHandler, private
     bool more() const override { return tail_.more(); }
     const FileId* identity() const override { return tail_.id(); }
     void moved_to(std::string path) override;
+    bool holds_what_was_read(const std::string& path) const override {
+        return tail_.holds_what_was_read(path);
+    }
 
     const SourceFile& file() const override { return file_; }
     const ReaderStats& stats() const { return stats_; }

@@ -1,7 +1,9 @@
 #include "readers/file_tail.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -84,8 +86,16 @@ Status FileTail::poll(TailConsumer& consumer) {
         // A copy renamed over the file (rsync, cp then mv) holds what was read: go on in it.
         if (!*same) restart(consumer, "was replaced by a new file");
     }
+    // Closed since (the descriptor budget) and opened again: the same inode number may now be
+    // another file (a freed one is soon given out again).
+    const bool reopening = file_.has_id() && !file_.is_open();
     Result<int> fd = file_.fd(path_);
     if (!fd) return fd.error();
+    if (reopening) {
+        Result<bool> same = same_content(*fd, static_cast<std::uint64_t>(st.st_size));
+        if (!same) return same.error();
+        if (!*same) restart(consumer, "was replaced by a new file");
+    }
     const double previous_mtime = mtime_;
     mtime_ = seconds_of(st.st_mtim);
     size_ = static_cast<std::uint64_t>(st.st_size);
@@ -114,7 +124,19 @@ Result<bool> FileTail::drain(TailConsumer& consumer) {
     return true;
 }
 
-Result<bool> FileTail::same_content(int fd, std::uint64_t size) {
+bool FileTail::holds_what_was_read(const std::string& path) const {
+    if (offset_ == 0) return true;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return false;
+    struct stat st;
+    Result<bool> same = ::fstat(fd, &st) == 0
+                            ? same_content(fd, static_cast<std::uint64_t>(st.st_size))
+                            : Result<bool>(false);
+    ::close(fd);
+    return same && *same;
+}
+
+Result<bool> FileTail::same_content(int fd, std::uint64_t size) const {
     if (size < offset_) return false;
     char edge[kEdge];
     if (!head_.empty()) {

@@ -58,8 +58,11 @@ class FileTail {
     const std::string& path() const { return path_; }
     // The file was renamed to `path` (within what is watched): keep reading it there.
     void moved_to(std::string path) { path_ = std::move(path); }
-    // The identity of the file being read, if it was ever opened.
-    const FileId* id() const { return file_.has_id() ? &file_.id() : nullptr; }
+    // The identity of the file being read, while it is at its path.
+    const FileId* id() const { return file_.has_id() && !removed_ ? &file_.id() : nullptr; }
+    // Whether the file at `path` holds, at its head and just before the offset, what was read
+    // here: a file renamed, not another one that got a freed inode number.
+    bool holds_what_was_read(const std::string& path) const;
     std::uint64_t offset() const { return offset_; }
     std::uint64_t size() const { return size_; }
     // Modification time of the file at the last poll, in seconds since the epoch.
@@ -78,7 +81,7 @@ class FileTail {
     Result<bool> drain(TailConsumer& consumer);
     // Whether the file open on `fd` holds, at the head and just before the offset, the bytes
     // that were consumed there (size is its size).
-    Result<bool> same_content(int fd, std::uint64_t size);
+    Result<bool> same_content(int fd, std::uint64_t size) const;
     void remember(const char* consumed, std::size_t n);
 
     std::string path_;

@@ -68,6 +68,12 @@ class SourceReader {
     virtual const FileId* identity() const { return nullptr; }
     // The file is now at `path` (same device and inode): read on there, nothing again.
     virtual void moved_to(std::string path) = 0;
+    // Whether the file at `path` (same device and inode) holds what this reader read: a rename,
+    // not a new file that was given a freed inode number.
+    virtual bool holds_what_was_read(const std::string& path) const {
+        (void)path;
+        return true;
+    }
     virtual const SourceFile& file() const = 0;
     // Why the reader waits rather than being at the end of the file, or "".
     virtual const std::string& pending() const = 0;

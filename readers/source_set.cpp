@@ -93,6 +93,8 @@ void SourceSet::follow_renames(const std::vector<FileEvent>& events) {
         // Still there as well: a second name (a hard link), not a move.
         struct stat old;
         if (::stat(from.c_str(), &old) == 0 && FileId::of(old) == FileId::of(st)) continue;
+        // A file deleted and a new one given its inode number is not a rename.
+        if (!it->second->reader->holds_what_was_read(e.path)) continue;
         moves[from] = e.path;
     }
     if (moves.empty()) return;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -71,6 +72,7 @@ class LiveSet {
         }
     }
     std::size_t points() const { return sink_.scalars.size(); }
+    const testing::RecordingSink& sink() const { return sink_; }
     // (step, value) -> times delivered
     std::map<std::pair<std::int64_t, double>, int> delivered() const {
         std::map<std::pair<std::int64_t, double>, int> out;
@@ -174,6 +176,36 @@ TEST_P(LiveChurn, ACopyRenamedOverTheFileIsNotReadAgain) {
     ASSERT_TRUE(live.until([&] { return live.points() >= 6; }));
     live.settle();
     expect_exactly(live, {{0, 6, 100}});
+}
+
+// ext4 gives a freed inode number out again at once: a new file in another rank's directory
+// is then no rename of the deleted one, whose descriptor the budget had closed.
+TEST_P(LiveChurn, ANewFileWithADeletedFilesInodeNumberIsANewFile) {
+    TempDir dir;
+    for (const char* r : {"rank0", "rank1", "rank2"}) testing::make_dirs(dir / r);
+    const std::string a = dir / "rank0/events.out.tfevents.1.h.0";
+    const std::string b = dir / "rank1/events.out.tfevents.2.h.0";
+    const std::string c = dir / "rank2/events.out.tfevents.3.h.0";
+    testing::write_file(a, records(0, 5, 100));
+    testing::write_file(c, records(0, 2, 300));
+    OpenFile::set_budget_for_tests(1);  // reading c closes a
+    {
+        LiveSet live(dir.path(), GetParam());
+        ASSERT_TRUE(live.until([&] { return live.points() == 7; }));
+        struct stat sa;
+        ASSERT_EQ(::stat(a.c_str(), &sa), 0);
+        ASSERT_EQ(::unlink(a.c_str()), 0);
+        testing::write_file(b, records(0, 3, 200));
+        struct stat sb;
+        ASSERT_EQ(::stat(b.c_str(), &sb), 0);
+        ASSERT_TRUE(live.until([&] { return live.points() >= 10; }));
+        live.settle();
+        expect_exactly(live, {{0, 5, 100}, {0, 3, 200}, {0, 2, 300}});
+        for (const auto& s : live.sink().scalars)
+            EXPECT_EQ(s.key.rank, static_cast<int>(s.point.value) / 100 - 1) << s.point.value;
+        if (sa.st_ino != sb.st_ino) std::printf("(the inode number was not given out again)\n");
+    }
+    OpenFile::set_budget_for_tests(0);
 }
 
 TEST_P(LiveChurn, ThousandsOfFilesWithAFewDescriptors) {
