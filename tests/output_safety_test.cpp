@@ -127,6 +127,19 @@ TEST_F(OutputSafety, LsTextAndCsv) {
     expect_safe({"ls", "--format", "csv", a()}, false);
 }
 
+// A file still being written is named on stderr ("waiting: PATH: ..."): its path is untrusted.
+TEST(OutputSafetyStderr, LsWaitingLineShowsThePathEscaped) {
+    TempDir dir;
+    const std::string run = dir / "r\x1b[31m\xc2\x9b";
+    testing::make_dirs(run);
+    testing::write_file(run + "/metrics.csv", "step,loss\n1,0.5\n2,0.");  // a torn last line
+    const testing::CommandResult r = run_runtop({"ls", dir.path()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("waiting: "), std::string::npos) << shown(r.err);
+    EXPECT_NE(r.err.find("r\\x1b[31m\\xc2\\x9b/metrics.csv"), std::string::npos) << shown(r.err);
+    EXPECT_EQ(control_byte(r.err), std::string::npos) << shown(r.err);
+}
+
 TEST_F(OutputSafety, DumpCsv) {
     const std::string out = expect_safe({"dump", a()}, false);
     EXPECT_NE(out.find("hostile\\xc2\\x9b2J\\x1b[31m"), std::string::npos) << out;
