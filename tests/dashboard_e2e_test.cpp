@@ -746,14 +746,12 @@ constexpr int kSegvStatus = 1;
 constexpr int kSegvStatus = 128 + SIGSEGV;
 #endif
 
-INSTANTIATE_TEST_SUITE_P(DashboardE2e, DashboardExit,
-                         ::testing::Values(ExitCase{"Quit", 0, 0},
-                                           ExitCase{"Segv", SIGSEGV, kSegvStatus},
-                                           ExitCase{"Term", SIGTERM, 0}, ExitCase{"Int", SIGINT, 0},
-                                           ExitCase{"Hup", SIGHUP, 0}),
-                         [](const ::testing::TestParamInfo<ExitCase>& info) {
-                             return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    DashboardE2e, DashboardExit,
+    ::testing::Values(ExitCase{"Quit", 0, 0}, ExitCase{"Segv", SIGSEGV, kSegvStatus},
+                      ExitCase{"Term", SIGTERM, 0}, ExitCase{"Int", SIGINT, 0},
+                      ExitCase{"Hup", SIGHUP, 0}, ExitCase{"SigQuit", SIGQUIT, 128 + SIGQUIT}),
+    [](const ::testing::TestParamInfo<ExitCase>& info) { return std::string(info.param.name); });
 
 // --- 5. untrusted tags are drawn, not obeyed ---------------------------------------------------
 
