@@ -193,7 +193,7 @@ class DashboardE2e : public ::testing::Test {
         data_ = nullptr;
     }
     void SetUp() override {
-        TMUX_SKIP_IF_MISSING();
+        REQUIRE_TOOL("tmux");
         make_dirs(tmp_ / "config");
     }
     // The fixture's root (holding job/rank_*).
@@ -902,7 +902,7 @@ TEST_F(DashboardE2e, EndsWhenTheTerminalGoesAway) {
 class DashboardE2eSsh : public SshLocalhostTest {
   protected:
     void SetUp() override {
-        TMUX_SKIP_IF_MISSING();
+        REQUIRE_TOOL("tmux");
         SshLocalhostTest::SetUp();
     }
 };
