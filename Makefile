@@ -1,5 +1,6 @@
 # runtop: `make run` shows it working, `make test` runs every test. Both install missing
-# Debian packages first (as root; otherwise they print the apt-get line to run).
+# Debian packages first (as root; otherwise they print the apt-get line to run), so the tests
+# find everything they run and never install anything themselves.
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -10,9 +11,13 @@ FUZZ_RUNS   ?= 1000000
 DEMO_DIR    ?= $(BUILD)/demo-run
 CMAKE_FLAGS ?=
 
+# The build's, then what `make portable`/`make deb` run (dpkg-dev, file), then what the tests
+# run (test_tools() in tests/tmux_session.cpp names each program's package; a test checks that
+# this list has them all).
 DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev protobuf-compiler \
                  libre2-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev \
-                 libncurses-dev libinotifytools0-dev tmux zsh groff-base dpkg-dev file
+                 libncurses-dev libinotifytools0-dev dpkg-dev file \
+                 tmux zsh groff-base openssh-server openssh-client
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps build run test test-release test-asan test-portable portable deb bench fuzz \
@@ -38,7 +43,7 @@ run: build
 
 test: test-release test-asan test-portable
 
-test-release: build
+test-release: deps build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 
 $(ASAN_BUILD)/build.ninja: CMakeLists.txt | deps
@@ -61,7 +66,7 @@ portable: build
 # follow, the dashboard in tmux and through ssh) running runtop-portable instead. All of them,
 # not a list of suites: a list misses the next suite that runs the binary, and the rest take
 # seconds.
-test-portable: portable
+test-portable: deps portable
 	RUNTOP_TEST_BINARY=$(abspath $(BUILD))/runtop-portable \
 	    ctest --test-dir $(BUILD) --output-on-failure -j2
 

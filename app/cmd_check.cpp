@@ -129,7 +129,7 @@ int cmd_check(const Args& args) {
         return kExitError;
     }
     for (const std::string& w : rules->rules.warnings)
-        std::fprintf(stderr, "runtop: %s\n", w.c_str());
+        std::fprintf(stderr, "runtop: %s\n", visible(w).c_str());
 
     // The rules see every point as it is read; nothing needs the points afterwards, so check
     // keeps no Store (and no memory budget applies).

@@ -119,6 +119,8 @@ int write_all(DemoRun& run, const DemoOptions& options) {
         }
     }
     std::printf("%s\n", options.dir.c_str());
+    std::fflush(stdout);
+    finish_stop();
     return kExitOk;
 }
 

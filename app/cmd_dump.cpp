@@ -16,8 +16,10 @@ namespace runtop {
 const std::vector<OptionSpec> kDumpOptions = {
     {"format", "csv|jsonl", "output format (default csv)"},
     {"follow", "", "keep printing new points as they arrive, in arrival order (like tail -f)"},
-    {"poll", "MS", "with --follow: poll with stat() every MS ms (default 500) instead of inotify; "
-                   "network filesystems are polled anyway", true},
+    {"poll", "MS",
+     "with --follow: poll with stat() every MS ms (default 500) instead of inotify; "
+     "network filesystems are polled anyway",
+     true},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
     {"help", "", "show this help"},
@@ -29,7 +31,7 @@ namespace {
 constexpr int kMaxWaitMs = 1000;
 
 class RowWriter {
-public:
+  public:
     explicit RowWriter(bool jsonl) : jsonl_(jsonl) {
         if (!jsonl_) out_ += "run,rank,tag,step,wall_time,value\n";
     }
@@ -66,14 +68,14 @@ public:
     }
     void flush() { flush_output(out_, true); }
 
-private:
+  private:
     bool jsonl_;
     std::string out_;
 };
 
 // Prints points the moment readers hand them over (--follow): arrival order, no restarts.
 class FollowSink final : public PointSink {
-public:
+  public:
     FollowSink(const SeriesFilter& filter, RowWriter& writer) : filter_(filter), writer_(writer) {}
     SeriesId series(const SeriesKey& key, SourceKind) override {
         keys_.push_back(key);
@@ -87,7 +89,7 @@ public:
     void config_text(ConfigText) override {}
     void anomaly(ImportedAnomaly) override {}
 
-private:
+  private:
     const SeriesFilter& filter_;
     RowWriter& writer_;
     std::vector<SeriesKey> keys_;
@@ -99,6 +101,7 @@ int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWr
     install_stop_signals();
     FollowSink sink(filter, writer);
     SourceSet sources(sink);
+    sources.stop_when(stop_requested);  // Ctrl-C during a backfill of gigabytes ends it at once
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.watch(std::move(options));
     bool first = true;
@@ -109,12 +112,14 @@ int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWr
         if (std::exchange(first, false))  // how much of the kernel's inotify budget this takes
             std::fprintf(stderr, "runtop: watching: %s\n",
                          visible(sources.watch_summary()).c_str());
+        if (stop_requested()) break;  // asked while printing: no need to wait out the poll
         int timeout = sources.watch_timeout_ms();
         if (timeout < 0 || timeout > kMaxWaitMs) timeout = kMaxWaitMs;
         pollfd p{sources.watch_fd(), POLLIN, 0};
         ::poll(&p, p.fd >= 0 ? 1 : 0, timeout);  // EINTR on a stop signal is fine
     }
     writer.flush();
+    finish_stop();
     return kExitOk;
 }
 

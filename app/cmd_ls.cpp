@@ -150,7 +150,7 @@ int cmd_ls(const Args& args) {
 
     IngestTotals t = sources.totals();
     for (const std::string& p : sources.pending())
-        std::fprintf(stderr, "runtop: waiting: %s\n", p.c_str());
+        std::fprintf(stderr, "runtop: waiting: %s\n", visible(p).c_str());  // paths are untrusted
     std::fprintf(stderr,
                  "runtop: %zu series, %llu points from %llu files (%.1f MB, %llu records); "
                  "%zu config entries kept, %llu non-scalar values skipped, %zu msProbe anomalies "

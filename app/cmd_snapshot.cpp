@@ -16,6 +16,7 @@
 #include "app/rules_file.h"
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
+#include "core/format.h"
 #include "core/store.h"
 #include "views/canvas.h"
 #include "views/glyphs.h"
@@ -103,7 +104,7 @@ int cmd_snapshot(const Args& args) {
     Result<LoadedRules> rules = load_rules(args.get("rules"));
     if (!rules) return usage_error(rules.error().message);
     for (const std::string& w : rules->rules.warnings)
-        std::fprintf(stderr, "runtop: %s\n", w.c_str());
+        std::fprintf(stderr, "runtop: %s\n", visible(w).c_str());
     Result<ui::Theme> theme = ui::Theme{};
     if (color == "always") {
         theme = ui::load_theme("dark");

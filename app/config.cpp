@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "core/format.h"
 #include "core/store_limits.h"
 
 namespace runtop {
@@ -235,9 +236,20 @@ Result<DashboardConfig> load_config(const std::string& path) {
 
 namespace {
 
-// A key's value as JSON text.
+// A key's value as JSON text. Strings go through runtop's own escaping: nlohmann writes C1
+// controls (U+009B, a one-byte CSI) as they are.
 std::string value_text(const DashboardConfig& c, const ConfigField& field) {
-    return std::visit([&](auto f) { return nlohmann::json(c.*f).dump(); }, field);
+    return std::visit(
+        [&](auto f) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(c.*f)>, std::string>) {
+                std::string out;
+                append_json_string(out, c.*f);
+                return out;
+            } else {
+                return nlohmann::json(c.*f).dump();
+            }
+        },
+        field);
 }
 
 }  // namespace
@@ -248,8 +260,8 @@ std::string print_config(const DashboardConfig& config) {
         "// runtop's configuration: {}.\n"
         "// Save as {} and edit; every key is optional, the command line wins.\n{{\n",
         config.origin.empty() ? "the defaults (no config file)"
-                              : "the defaults, then " + config.origin,
-        config_path().empty() ? "$XDG_CONFIG_HOME/runtop/config.json" : config_path());
+                              : "the defaults, then " + visible(config.origin),
+        config_path().empty() ? "$XDG_CONFIG_HOME/runtop/config.json" : visible(config_path()));
     const std::span<const ConfigKey> keys = config_keys();
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const ConfigKey& k = keys[i];
@@ -258,7 +270,7 @@ std::string print_config(const DashboardConfig& config) {
         out += fmt::format("  // {}\n  // {}; default {}{}{}\n", k.help, k.values, fallback,
                            k.option.empty() ? "" : "; option ", k.option);
         out += fmt::format("  \"{}\": {}{}{}\n", k.name, value, i + 1 < keys.size() ? "," : "",
-                           value == fallback ? "" : "  // set in " + config.origin);
+                           value == fallback ? "" : "  // set in " + visible(config.origin));
     }
     return out + "}\n";
 }

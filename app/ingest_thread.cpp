@@ -99,7 +99,8 @@ void IngestThread::start() {
 void IngestThread::run() {
     RecordingSink sink(*this);
     SourceSet sources(sink);
-    sources.stop_when(&stopping_);  // a quit during a backfill of gigabytes is not kept waiting
+    // A quit during a backfill of gigabytes is not kept waiting.
+    sources.stop_when([this] { return stopping_.load(std::memory_order_relaxed); });
     for (const RootSpec& root : roots_) sources.add_root(root);
     sources.watch(options_);
     bool first = true;

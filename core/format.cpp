@@ -110,9 +110,26 @@ std::string visible(std::string_view s) {
 
 void append_json_string(std::string& out, std::string_view s) {
     static const char* hex = "0123456789abcdef";
+    auto escape = [&](const char* prefix, unsigned char c) {
+        out += prefix;
+        out += hex[c >> 4];
+        out += hex[c & 15];
+    };
     out += '"';
     for (std::size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            // Printable ASCII, nearly every tag: copied a run at a time.
+            std::size_t end = i + 1;
+            while (end < s.size()) {
+                auto d = static_cast<unsigned char>(s[end]);
+                if (d < 0x20 || d >= 0x7f || d == '"' || d == '\\') break;
+                ++end;
+            }
+            out.append(s.substr(i, end - i));
+            i = end;
+            continue;
+        }
         if (c == '"' || c == '\\') {
             out += '\\';
             out += static_cast<char>(c);
@@ -122,22 +139,21 @@ void append_json_string(std::string& out, std::string_view s) {
             out += "\\t";
         } else if (c == '\r') {
             out += "\\r";
-        } else if (c < 0x20 || c == 0x7f) {
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        } else if (c >= 0x80) {
-            std::size_t n = utf8_length(s, i);
+        } else if (c < 0x80) {
+            escape("\\u00", c);  // the other C0 controls and DEL
+        } else {
+            const std::size_t n = utf8_length(s, i);
             if (n == 0) {
-                out += "\\ufffd";
-                ++i;
+                escape("\\udc", c);  // a byte that is not UTF-8: surrogateescape
+            } else if (n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0) {
+                escape("\\u00", static_cast<unsigned char>(s[i + 1]));  // C1: U+0080..U+009F
+                i += 2;
+                continue;
+            } else {
+                out.append(s.substr(i, n));
+                i += n;
                 continue;
             }
-            out.append(s.substr(i, n));
-            i += n;
-            continue;
-        } else {
-            out += static_cast<char>(c);
         }
         ++i;
     }

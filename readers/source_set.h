@@ -7,8 +7,8 @@
 // which is all `dump --follow` needs until the inotify/poll watcher arrives.
 #pragma once
 
-#include <atomic>
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -29,9 +29,9 @@ class SourceSet {
     explicit SourceSet(PointSink& sink) : sink_(sink) {}
 
     void add_root(RootSpec root) { roots_.push_back(std::move(root)); }
-    // Reading stops soon after `*flag` becomes true (within one read budget of a file,
+    // Reading stops soon after `stop()` turns true (within one read budget of a file,
     // file_tail.h): a quit while gigabytes are read takes milliseconds, not seconds.
-    void stop_when(const std::atomic<bool>* flag) { stop_ = flag; }
+    void stop_when(std::function<bool()> stop) { stop_ = std::move(stop); }
     // Finds files not seen before (in path order, so a run's files start in name order).
     void rescan();
     // Reads what is new in every file.
@@ -67,7 +67,7 @@ class SourceSet {
     using Files = std::map<std::string, Entry>;
 
     void report(std::string line);
-    bool stopped() const { return stop_ && stop_->load(std::memory_order_relaxed); }
+    bool stopped() const { return stop_ && stop_(); }
     Entry* add_file(SourceFile file);
     void poll_entry(Entry& entry);
     void index(Entry& entry);
@@ -88,7 +88,7 @@ class SourceSet {
     std::unique_ptr<Watcher> watcher_;
     std::chrono::steady_clock::time_point last_retry_{};
     std::size_t readable_roots_ = 0;
-    const std::atomic<bool>* stop_ = nullptr;
+    std::function<bool()> stop_;
 };
 
 }  // namespace runtop

@@ -20,7 +20,6 @@
 // A Watcher is used from one thread.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -51,9 +50,9 @@ struct WatchOptions {
     // which a root falls back to polling exactly as on ENOSPC; leaves watches for other programs,
     // and lets tests exercise the fallback.
     std::size_t max_inotify_watches = 0;
-    // When `*stop` becomes true, walks end early (the Watcher is about to go): a quit during the
-    // first walk of a million files is not kept waiting. Null: never.
-    const std::atomic<bool>* stop = nullptr;
+    // When `stop()` turns true, walks end early (the Watcher is about to go): a quit during the
+    // first walk of a million files is not kept waiting. Empty: never.
+    std::function<bool()> stop;
 };
 
 enum class FileChange {

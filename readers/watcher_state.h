@@ -140,7 +140,7 @@ struct Watcher::State {
     bool overflow = false;
 
     std::int64_t now() const { return opt.now_ms ? opt.now_ms() : watcher_detail::steady_ms(); }
-    bool stopping() const { return opt.stop && opt.stop->load(std::memory_order_relaxed); }
+    bool stopping() const { return opt.stop && opt.stop(); }
     bool wanted(std::string_view rel, std::string_view name) const {
         return !opt.wanted || opt.wanted(rel, name);
     }

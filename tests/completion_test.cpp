@@ -86,9 +86,8 @@ TEST_F(Completion, BashOffersEveryOptionOfEveryCommand) {
 }
 
 TEST_F(Completion, ZshScriptCompletesInARealZsh) {
-    if (testing::run_process({"sh", "-c", "command -v zsh"}).exit_code != 0)
-        GTEST_SKIP() << "zsh is not installed (make deps installs it)";
-    if (!testing::tmux_available()) GTEST_SKIP() << "tmux is not installed";
+    REQUIRE_TOOL("zsh");
+    REQUIRE_TOOL("tmux");
     testing::TmuxSession s("exec zsh -f", testing::TmuxOptions(120, 30)
                                               .in_dir(dir_.path())
                                               .with_env("XDG_CONFIG_HOME", config_.path()));

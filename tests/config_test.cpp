@@ -104,6 +104,23 @@ TEST(Config, PrintedConfigurationReadsBackAndCommentsEveryKey) {
     EXPECT_EQ(back->memory, "1G");
 }
 
+// A value holding a C1 control (U+009B, a one-byte CSI) or an escape is printed escaped, and
+// still reads back to the same value.
+TEST(Config, PrintedConfigurationHasNoControlCharacters) {
+    auto c = parse_config(R"({"theme": "a\u009b2Jb\u001bc"})", "odd\x1b.json");
+    ASSERT_TRUE(c) << c.error().message;
+    const std::string text = print_config(*c);
+    EXPECT_NE(text.find(R"("theme": "a\u009b2Jb\u001bc",)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << text;
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    auto back = parse_config(text, "printed");
+    ASSERT_TRUE(back) << back.error().message << "\n" << text;
+    EXPECT_EQ(back->theme,
+              "a\xc2\x9b"
+              "2Jb\x1b"
+              "c");
+}
+
 // docs/config.md has a row for every key, and no row for a key runtop does not know.
 TEST(Config, DocsDescribeEveryKey) {
     const std::string doc = testing::read_file(std::string(RUNTOP_SOURCE_DIR) + "/docs/config.md");

@@ -193,7 +193,7 @@ class DashboardE2e : public ::testing::Test {
         data_ = nullptr;
     }
     void SetUp() override {
-        TMUX_SKIP_IF_MISSING();
+        REQUIRE_TOOL("tmux");
         make_dirs(tmp_ / "config");
     }
     // The fixture's root (holding job/rank_*).
@@ -746,14 +746,12 @@ constexpr int kSegvStatus = 1;
 constexpr int kSegvStatus = 128 + SIGSEGV;
 #endif
 
-INSTANTIATE_TEST_SUITE_P(DashboardE2e, DashboardExit,
-                         ::testing::Values(ExitCase{"Quit", 0, 0},
-                                           ExitCase{"Segv", SIGSEGV, kSegvStatus},
-                                           ExitCase{"Term", SIGTERM, 0}, ExitCase{"Int", SIGINT, 0},
-                                           ExitCase{"Hup", SIGHUP, 0}),
-                         [](const ::testing::TestParamInfo<ExitCase>& info) {
-                             return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    DashboardE2e, DashboardExit,
+    ::testing::Values(ExitCase{"Quit", 0, 0}, ExitCase{"Segv", SIGSEGV, kSegvStatus},
+                      ExitCase{"Term", SIGTERM, 0}, ExitCase{"Int", SIGINT, 0},
+                      ExitCase{"Hup", SIGHUP, 0}, ExitCase{"SigQuit", SIGQUIT, 128 + SIGQUIT}),
+    [](const ::testing::TestParamInfo<ExitCase>& info) { return std::string(info.param.name); });
 
 // --- 5. untrusted tags are drawn, not obeyed ---------------------------------------------------
 
@@ -904,7 +902,7 @@ TEST_F(DashboardE2e, EndsWhenTheTerminalGoesAway) {
 class DashboardE2eSsh : public SshLocalhostTest {
   protected:
     void SetUp() override {
-        TMUX_SKIP_IF_MISSING();
+        REQUIRE_TOOL("tmux");
         SshLocalhostTest::SetUp();
     }
 };

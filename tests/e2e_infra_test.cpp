@@ -3,9 +3,14 @@
 // shows the keys it got and quits with status 7 on `q`.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include "tests/ssh_localhost.h"
@@ -62,8 +67,52 @@ int screen_rows(const std::string& screen) {
     return static_cast<int>(split_lines(screen).size());
 }
 
+// The packages `make deps` installs (the Makefile's DEB_PACKAGES, continuation lines included).
+std::vector<std::string> deb_packages() {
+    std::istringstream makefile(read_file(std::string(RUNTOP_SOURCE_DIR) + "/Makefile"));
+    std::vector<std::string> packages;
+    bool in_list = false;
+    for (std::string line; std::getline(makefile, line);) {
+        if (line.rfind("DEB_PACKAGES", 0) == 0) {
+            in_list = true;
+            line = line.substr(line.find(":=") + 2);
+        } else if (!in_list) {
+            continue;
+        }
+        std::istringstream words(line);
+        for (std::string w; words >> w;)
+            if (w != "\\") packages.push_back(w);
+        in_list = !line.empty() && line.back() == '\\';
+    }
+    return packages;
+}
+
+// A fresh machine passes `make test` the first time: `make deps` installs every program a test
+// runs (openssh-server was installed by the ssh test itself, racing the tests beside it).
+TEST(E2eInfra, MakeDepsInstallsEveryProgramTheTestsRun) {
+    const std::vector<std::string> packages = deb_packages();
+    ASSERT_GT(packages.size(), 10u);
+    for (const TestTool& t : test_tools())
+        EXPECT_NE(std::find(packages.begin(), packages.end(), t.package), packages.end())
+            << t.program << ": " << t.package << " is not in the Makefile's DEB_PACKAGES";
+}
+
+// A missing program fails the test (a skip would pass unseen), naming `make deps`.
+TEST(E2eInfra, AMissingProgramFailsTheTestNamingMakeDeps) {
+    TempDir empty;
+    const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ::setenv("PATH", empty.path().c_str(), 1);
+    const std::string tmux = missing_tool("tmux");
+    ::setenv("PATH", path.c_str(), 1);
+    EXPECT_NE(tmux.find("tmux is not installed (Debian package tmux): run `make deps`"),
+              std::string::npos)
+        << tmux;
+    EXPECT_NE(missing_tool("no-such-program").find("is not in test_tools()"), std::string::npos);
+    EXPECT_FATAL_FAILURE(REQUIRE_TOOL("no-such-program"), "add it with its package");
+}
+
 TEST(E2eInfra, TmuxDrivesAnInteractiveProgram) {
-    TMUX_SKIP_IF_MISSING();
+    REQUIRE_TOOL("tmux");
     TempDir dir;
     const std::string script = write_stand_in(dir);
     TmuxSession s(shell_quote(script),
@@ -105,7 +154,7 @@ TEST(E2eInfra, TmuxDrivesAnInteractiveProgram) {
 }
 
 TEST(E2eInfra, WaitForTimesOutWithTheLastScreen) {
-    TMUX_SKIP_IF_MISSING();
+    REQUIRE_TOOL("tmux");
     TmuxSession s("printf 'nothing to see\\n'; exec sleep 30", TmuxOptions(40, 5));
     ASSERT_TRUE(s.started()) << s.error();
     ASSERT_TRUE(s.wait_for("nothing to see"));
@@ -117,7 +166,7 @@ TEST(E2eInfra, WaitForTimesOutWithTheLastScreen) {
 }
 
 TEST(E2eInfra, WaitForFailsFastWhenTheProgramExits) {
-    TMUX_SKIP_IF_MISSING();
+    REQUIRE_TOOL("tmux");
     // (Not at once: tmux 3.3a may lose the output of a program that exits within milliseconds
     // of starting.)
     TmuxSession s("sleep 0.1; printf 'crashed\\n'; exit 2", TmuxOptions(40, 5));
@@ -131,7 +180,7 @@ TEST(E2eInfra, WaitForFailsFastWhenTheProgramExits) {
 }
 
 TEST(E2eInfra, TmuxRunsTheRuntopBinary) {
-    TMUX_SKIP_IF_MISSING();
+    REQUIRE_TOOL("tmux");
     TempDir dir;
     make_dirs(dir / "run1");
     write_file(dir / "run1/metrics.csv", "step,train_loss\n1,0.5\n2,0.25\n");
@@ -145,7 +194,7 @@ TEST(E2eInfra, TmuxRunsTheRuntopBinary) {
 }
 
 TEST(E2eInfra, ExitBySignalIsReported) {
-    TMUX_SKIP_IF_MISSING();
+    REQUIRE_TOOL("tmux");
     TmuxSession s("kill -TERM $$", TmuxOptions(40, 5));
     ASSERT_TRUE(s.started()) << s.error();
     int status = -1;
@@ -156,7 +205,7 @@ TEST(E2eInfra, ExitBySignalIsReported) {
 class E2eInfraSsh : public SshLocalhostTest {};
 
 TEST_F(E2eInfraSsh, StandInThroughSshInsideTmux) {
-    TMUX_SKIP_IF_MISSING();
+    REQUIRE_TOOL("tmux");
     TempDir dir;
     const std::string script = write_stand_in(dir);
     const std::string line = ssh().command_line(

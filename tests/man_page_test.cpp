@@ -11,6 +11,7 @@
 #include "app/cli.h"
 #include "app/config.h"
 #include "tests/test_support.h"
+#include "tests/tmux_session.h"
 #include "views/actions.h"
 
 namespace runtop {
@@ -59,8 +60,7 @@ TEST(ManPage, PlaceholdersAreCheckedAndTextIsEscaped) {
 // The page the build installs renders cleanly (groff's -ww: every warning).
 TEST(ManPage, TheBuiltPageRendersWithoutWarnings) {
     ASSERT_TRUE(std::filesystem::exists(RUNTOP_MAN_PAGE)) << RUNTOP_MAN_PAGE;
-    if (std::system("command -v groff >/dev/null 2>&1") != 0)
-        GTEST_SKIP() << "groff is not installed";
+    REQUIRE_TOOL("groff");
     const std::string err = testing::TempDir().path() + ".groff-err";
     const std::string cmd =
         std::string("groff -man -Tutf8 -ww -z '") + RUNTOP_MAN_PAGE + "' 2>'" + err + "'";

@@ -289,7 +289,7 @@ TEST(SourceSetStop, AStopRequestEndsReadingWithinOneBudget) {
     } sink;
     sink.stop = &stop;
     SourceSet sources(sink);
-    sources.stop_when(&stop);
+    sources.stop_when([&] { return stop.load(); });
     sources.add_root(RootSpec{"r", dir.path()});
     sources.rescan();
     sources.poll();

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -12,28 +13,13 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <mutex>
 #include <thread>
 
 #include "tests/tmux_session.h"
 
-extern char** environ;
-
 namespace runtop::testing {
 
 namespace {
-
-std::vector<std::string> current_env_with(const std::vector<std::string>& extra) {
-    std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
-    env.insert(env.end(), extra.begin(), extra.end());
-    return env;
-}
-
-bool have_openssh() {
-    return ::access("/usr/sbin/sshd", X_OK) == 0 &&
-           run_process({"sh", "-c", "command -v ssh && command -v ssh-keygen"}).exit_code == 0;
-}
 
 std::string last_lines(const std::string& text, std::size_t max_chars = 600) {
     return text.size() <= max_chars ? text : "..." + text.substr(text.size() - max_chars);
@@ -78,37 +64,6 @@ bool ssh_banner(int port) {
 
 }  // namespace
 
-std::string ensure_openssh_installed() {
-    static std::mutex mutex;
-    static bool done = false;
-    static std::string reason;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (done) return reason;
-    done = true;
-    if (have_openssh()) return reason = "";
-    const std::vector<std::string> env = current_env_with({"DEBIAN_FRONTEND=noninteractive"});
-    const std::vector<std::string> install = {"apt-get",
-                                              "install",
-                                              "-y",
-                                              "-qq",
-                                              "--no-install-recommends",
-                                              "-o",
-                                              "DPkg::Lock::Timeout=120",
-                                              "openssh-server",
-                                              "openssh-client"};
-    std::fprintf(stderr, "[ssh e2e] installing openssh-server openssh-client with apt-get\n");
-    ProcessOutput r = run_process(install, &env);
-    if (r.exit_code != 0) {
-        // Package lists may be missing or stale: update once and retry.
-        run_process({"apt-get", "update", "-qq", "-o", "DPkg::Lock::Timeout=120"}, &env);
-        r = run_process(install, &env);
-    }
-    if (r.exit_code != 0 || !have_openssh())
-        reason = "could not install openssh-server/openssh-client with apt-get (exit " +
-                 std::to_string(r.exit_code) + "): " + last_lines(r.err + r.out);
-    return reason;
-}
-
 SshLocalhost::SshLocalhost() {
     ready_ = start();
 }
@@ -118,9 +73,19 @@ bool SshLocalhost::start() {
         reason_ = "ssh e2e needs root to start sshd";
         return false;
     }
-    reason_ = ensure_openssh_installed();
-    if (!reason_.empty()) return false;
-    skippable_ = false;  // from here on, a failure is runtop's test infrastructure's
+    skippable_ = false;  // from here on, a failure is a real one
+    // Installed by `make deps`, never here: apt-get in one test raced the others (an sshd
+    // unpacked but not yet configured has no privilege separation user).
+    for (const char* tool : {"/usr/sbin/sshd", "ssh", "ssh-keygen"}) {
+        reason_ = missing_tool(tool);
+        if (!reason_.empty()) return false;
+    }
+    if (::getpwnam("sshd") == nullptr) {
+        reason_ =
+            "openssh-server is not fully installed: no user 'sshd' (its privilege separation "
+            "user, which the package makes when it is configured): run `make deps`";
+        return false;
+    }
 
     const std::string host_key = tmp_ / "host_ed25519";
     client_key_ = tmp_ / "client_ed25519";

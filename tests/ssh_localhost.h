@@ -1,11 +1,11 @@
 // End-to-end helper: a private sshd on 127.0.0.1 so a test can run a program through a real
 // `ssh localhost` (a remote pty, TERM forwarded by ssh, the network in between).
 //
-// Needs root (sshd must run as root to log a user in). Installs openssh-server/-client with
-// apt-get when missing. Everything else lives in a temp dir: a throwaway host key, a client key
-// pair, authorized_keys, sshd_config, the pid file and the log. The system's own sshd config and
-// host keys are never read or changed. The sshd is a child (-D) on a free port, stopped by the
-// destructor.
+// Needs root (sshd must run as root to log a user in) and openssh-server and -client, which
+// `make deps` installs (a test never installs anything). Everything else lives in a temp dir: a
+// throwaway host key, a client key pair, authorized_keys, sshd_config, the pid file and the log.
+// The system's own sshd config and host keys are never read or changed. The sshd is a child (-D) on
+// a free port, stopped by the destructor.
 //
 //   class MyTest : public SshLocalhostTest {};   // SetUp skips when not possible
 //   TEST_F(MyTest, Works) {
@@ -38,8 +38,8 @@ class SshLocalhost {
     bool ready() const { return ready_; }
     // Why it is not ready.
     const std::string& skip_reason() const { return reason_; }
-    // True when the reason is the environment (not root, openssh cannot be installed): the test
-    // should be skipped; false when sshd itself failed (a real failure).
+    // True when the reason is not being root: the test should be skipped; false for a real
+    // failure (openssh missing: run `make deps`; sshd would not start).
     bool skippable() const { return skippable_; }
     int port() const { return port_; }
     const std::string& client_key() const { return client_key_; }
@@ -73,12 +73,9 @@ class SshLocalhost {
     std::string client_key_;
 };
 
-// Installs openssh-server and openssh-client when /usr/sbin/sshd, ssh or ssh-keygen is missing
-// (once per process). Returns "" when they are there, else the reason they could not be.
-std::string ensure_openssh_installed();
-
-// A fixture whose SetUp starts an SshLocalhost, or skips the test with the reason (not root:
-// "ssh e2e needs root to start sshd"; apt-get failed), or fails it when sshd would not start.
+// A fixture whose SetUp starts an SshLocalhost, or skips the test when not root ("ssh e2e needs
+// root to start sshd"), or fails it when openssh is missing (the message names `make deps`) or
+// sshd would not start.
 class SshLocalhostTest : public ::testing::Test {
   protected:
     void SetUp() override;

@@ -11,8 +11,16 @@
 //   abort      after the first frame: std::abort()
 //   terminate  after the first frame: an exception nobody catches
 //   exit       after the first frame: std::exit(7) with the Terminal still open (atexit hook)
+//   quit       after the first frame: kill(getpid(), SIGQUIT), as `kill -QUIT` does
+//   quit-key   after the first frame: turns ISIG back on, reports "isig" and waits for the
+//              test's Ctrl-\, which the tty turns into SIGQUIT (si_code SI_KERNEL)
+//   quit-ignored  starts with SIGQUIT ignored (as a background job of a shell without job
+//              control does); after the first frame: kill(getpid(), SIGQUIT), reports
+//              "survived", presents the second frame, reports "frame2" and returns normally
 #include <poll.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -100,6 +108,8 @@ int main(int argc, char** argv) {
     rlimit no_core{0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
 
+    if (mode == "quit-ignored") ::signal(SIGQUIT, SIG_IGN);
+
     auto opened = runtop::ui::Terminal::open(runtop::ui::TerminalOptions{});
     if (!opened) {
         report("open-failed " + opened.error().message);
@@ -122,6 +132,25 @@ int main(int argc, char** argv) {
         g_kept = term.release();  // still open when exit() runs
         std::exit(7);
     }
+    if (mode == "quit" || mode == "quit-ignored") ::kill(::getpid(), SIGQUIT);
+    if (mode == "quit-ignored") {
+        report("survived");
+        draw(canvas, 2);
+        term->present(canvas);
+        report("frame2");
+        return 0;
+    }
+    if (mode == "quit-key") {
+        termios modes{};
+        ::tcgetattr(STDIN_FILENO, &modes);
+        modes.c_lflag |= ISIG;
+        ::tcsetattr(STDIN_FILENO, TCSANOW, &modes);
+        report("isig");
+        pollfd p{term->input_fd(), POLLIN, 0};
+        ::poll(&p, 1, 10000);
+        return 5;  // the key did not end the probe
+    }
+    if (mode == "quit") return 5;
 
     // Reports events until the key `last`; false when the test stopped talking.
     auto events_until = [&](const std::string& last) {

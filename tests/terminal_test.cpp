@@ -459,6 +459,45 @@ TEST(TerminalPty, RestoresAfterUncaughtExceptionBeforeTheMessage) {
     EXPECT_LT(rmcup, message);
 }
 
+// `kill -QUIT`: the terminal back, then the end SIGQUIT's default action gives (a core dump
+// where enabled).
+TEST(TerminalPty, RestoresAfterSigquit) {
+    expect_crash_restores("quit", SIGQUIT);
+}
+
+// Ctrl-\ on a terminal with ISIG on: the kernel's SIGQUIT (si_code SI_KERNEL, which a fault
+// also has) must be raised again, not waited for like a fault that recurs.
+TEST(TerminalPty, RestoresAfterSigquitFromTheKeyboard) {
+    PtyProbe p("quit-key");
+    ASSERT_TRUE(p.started());
+    ASSERT_TRUE(p.wait_report("isig")) << printable(p.out);
+    ASSERT_TRUE(p.pump([&] { return p.out.find("┌─") != std::string::npos; }, 5000));
+    const std::size_t frame1_end = p.out.find("┌─");
+    p.send("\x1c");  // Ctrl-\ (VQUIT)
+    int status = 0;
+    ASSERT_TRUE(p.wait_exit(status)) << printable(p.out);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGQUIT) << status;
+    expect_restored(p, frame1_end);
+}
+
+// A SIGQUIT ignored from the start stays ignored: nothing is restored while the probe still
+// draws; the one restore is its normal end's.
+TEST(TerminalPty, AnIgnoredSigquitStaysIgnored) {
+    PtyProbe p("quit-ignored");
+    ASSERT_TRUE(p.started());
+    ASSERT_TRUE(p.wait_report("frame2")) << printable(p.out);
+    int status = 0;
+    ASSERT_TRUE(p.wait_exit(status)) << printable(p.out);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    EXPECT_NE(p.find_report("survived"), -1);
+    std::size_t leaves = 0;
+    for (std::size_t at = p.out.find("\x1b[?1049l"); at != std::string::npos;
+         at = p.out.find("\x1b[?1049l", at + 1))
+        ++leaves;
+    EXPECT_EQ(leaves, 1u) << printable(p.out);
+    expect_restored(p, p.out.find("┌─"));
+}
+
 TEST(TerminalPty, RestoresOnExitWithTheTerminalStillOpen) {
     PtyProbe p("exit");
     ASSERT_TRUE(p.wait_report("frame1"));

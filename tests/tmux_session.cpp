@@ -118,9 +118,29 @@ ProcessOutput run_process(const std::vector<std::string>& argv,
     return result;
 }
 
-bool tmux_available() {
-    static const bool available = executable_on_path("tmux");
-    return available;
+std::span<const TestTool> test_tools() {
+    static constexpr TestTool kTools[] = {
+        {"tmux", "tmux"},
+        {"zsh", "zsh"},
+        {"groff", "groff-base"},
+        {"ssh", "openssh-client"},
+        {"ssh-keygen", "openssh-client"},
+        {"/usr/sbin/sshd", "openssh-server"},
+    };
+    return kTools;
+}
+
+std::string missing_tool(const std::string& program) {
+    for (const TestTool& t : test_tools()) {
+        if (program != t.program) continue;
+        const bool found = program.front() == '/' ? ::access(program.c_str(), X_OK) == 0
+                                                  : executable_on_path(program);
+        if (found) return "";
+        return program + " is not installed (Debian package " + t.package +
+               "): run `make deps`, which installs everything the tests run";
+    }
+    return program + " is not in test_tools() (tests/tmux_session.cpp): add it with its package, " +
+           "and the package to DEB_PACKAGES in the Makefile";
 }
 
 std::string tmux_pane_term() {

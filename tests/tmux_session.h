@@ -1,6 +1,6 @@
 // End-to-end helper: drives a real program inside tmux, headless, on a private tmux server.
 //
-//   TMUX_SKIP_IF_MISSING();
+//   REQUIRE_TOOL("tmux");
 //   TmuxSession s("build/runtop ls DIR", TmuxOptions(120, 40).with_env("NAME", "value"));
 //   ASSERT_TRUE(s.started()) << s.error();
 //   ASSERT_TRUE(s.wait_for("loss"));        // polls capture-pane every ~20 ms; the failure
@@ -23,6 +23,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,8 +44,18 @@ struct ProcessOutput {
 ProcessOutput run_process(const std::vector<std::string>& argv,
                           const std::vector<std::string>* env = nullptr);
 
-// True when a tmux binary is on PATH (checked once).
-bool tmux_available();
+// Every program a test runs beyond the base system (sh, bash, coreutils, gzip, cmp), with the
+// Debian package that provides it. `make deps` installs them all (the Makefile's DEB_PACKAGES,
+// which a test checks against this table); tests never install anything themselves.
+struct TestTool {
+    const char* program;  // looked up on PATH, or an absolute path
+    const char* package;
+};
+std::span<const TestTool> test_tools();
+
+// "" when `program` (a row of test_tools()) can be run; otherwise a one-line reason naming the
+// package and `make deps`.
+std::string missing_tool(const std::string& program);
 
 // The TERM a tmux pane should have: tmux-256color when its terminfo entry exists, else
 // screen-256color (which every ncurses install has).
@@ -53,12 +64,12 @@ std::string tmux_pane_term();
 // Quotes a word for /bin/sh: 'it'\''s'.
 std::string shell_quote(std::string_view word);
 
-// Skips the current test when tmux is missing.
-#define TMUX_SKIP_IF_MISSING()                                                           \
-    do {                                                                                 \
-        if (!::runtop::testing::tmux_available())                                        \
-            GTEST_SKIP() << "tmux is not installed (apt-get install tmux; it is in the " \
-                            "Makefile's DEB_PACKAGES)";                                  \
+// Fails the current test, never skips it, when `program` is missing: a machine without it is
+// one `make deps` has not prepared, and a skipped test would pass there unseen.
+#define REQUIRE_TOOL(program)                                                       \
+    do {                                                                            \
+        const std::string missing_tool_ = ::runtop::testing::missing_tool(program); \
+        if (!missing_tool_.empty()) FAIL() << missing_tool_;                        \
     } while (0)
 
 // TmuxOptions(120, 40).with_env("NAME", "value").in_dir(dir)

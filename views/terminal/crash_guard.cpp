@@ -12,7 +12,9 @@
 namespace runtop::ui::detail {
 namespace {
 
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+// SIGQUIT is not a crash, but it ends the process (and dumps core) with no chance to clean
+// up, like one: the terminal must come back all the same.
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT};
 constexpr int kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
 
 // Everything the handler reads is plain static storage, written only while no handler can
@@ -57,9 +59,10 @@ void on_fatal_signal(int sig, siginfo_t* info, void*) {
     errno = saved_errno;
     // A fault raised by the kernel (si_code > 0: SEGV_MAPERR, FPE_INTDIV...) happens again when
     // we return, now meeting the previous handler with the real fault address, which is what
-    // ASan and debuggers want to see. A sent signal (abort(), kill) is sent again; it stays
-    // blocked until we return.
-    if (info && info->si_code > 0 && sig != SIGABRT) return;
+    // ASan and debuggers want to see. A sent signal (abort(), kill, the tty's Ctrl-\ whose
+    // si_code is SI_KERNEL) is sent again; it stays blocked until we return.
+    const bool fault = sig != SIGABRT && sig != SIGQUIT;
+    if (fault && info && info->si_code > 0) return;
     raise(sig);
 }
 
@@ -98,7 +101,13 @@ void arm_crash_guard(int tty_fd, const termios& saved, std::string_view bytes) {
         // SA_RESETHAND: should anything go wrong in the handler, the next fault takes the
         // default action instead of looping.
         action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-        for (int i = 0; i < kSignalCount; ++i) sigaction(kSignals[i], &action, &g_previous[i]);
+        for (int i = 0; i < kSignalCount; ++i) {
+            sigaction(kSignals[i], nullptr, &g_previous[i]);
+            // A SIGQUIT ignored by whoever started us (a background job of a shell without job
+            // control) stays ignored: it would end nothing.
+            if (kSignals[i] == SIGQUIT && g_previous[i].sa_handler == SIG_IGN) continue;
+            sigaction(kSignals[i], &action, nullptr);
+        }
         g_previous_terminate = std::set_terminate(on_terminate);
         g_installed = true;
     }

@@ -1,9 +1,10 @@
 // The process-wide part of restoring the terminal: fatal signals (SIGSEGV, SIGBUS, SIGABRT,
-// SIGFPE, SIGILL) and std::terminate write bytes prepared in advance (leave the alternate
-// screen, show the cursor, reset attributes, mouse reporting off) and put back the termios
-// saved before curses started, then hand over to whatever handled them before (the default
-// action, ASan's reporter, a debugger's). Async-signal-safe: write(2) and tcsetattr(3) only.
-// No curses here: the Terminal prepares the bytes from terminfo.
+// SIGFPE, SIGILL, and SIGQUIT, which ends a process as abruptly) and std::terminate write
+// bytes prepared in advance (leave the alternate screen, show the cursor, reset attributes,
+// mouse reporting off) and put back the termios saved before curses started, then hand over to
+// whatever handled them before (the default action, ASan's reporter, a debugger's).
+// Async-signal-safe: write(2) and tcsetattr(3) only. No curses here: the Terminal prepares the
+// bytes from terminfo.
 #pragma once
 
 #include <termios.h>
