@@ -39,7 +39,7 @@ void print_text(const AnomalyLog& log, std::string& out) {
         rows.push_back({anomaly_steps_text(r), visible(r.run),
                         r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
                         r.tag.empty() ? std::string("-") : visible(r.tag), visible(r.rule),
-                        std::string(severity_name(r.severity)), format_value(r.value),
+                        std::string(severity_name(e.severity)), format_value(r.value),
                         std::string(anomaly_source_name(r.source))});
     }
     std::size_t width[kColumns];
@@ -61,7 +61,7 @@ void print_text(const AnomalyLog& log, std::string& out) {
     for (const LogEntry& e : log.ordered()) {
         const auto& row = rows[i++];
         line([&](int c) { return std::string_view(row[c]); },
-             visible(anomaly_message_text(log.records()[e.index], e)));
+             visible(anomaly_message_text(log, e)));
         flush_output(out, false);
     }
 }
@@ -84,7 +84,7 @@ void print_json(const AnomalyLog& log, std::string& out) {
         out += ",\"rule\":";
         append_json_string(out, r.rule);
         out += ",\"severity\":";
-        append_json_string(out, severity_name(r.severity));
+        append_json_string(out, severity_name(e.severity));
         out += ",\"value\":";
         append_json_number(out, r.value);
         out += ",\"message\":";
@@ -149,9 +149,8 @@ int cmd_check(const Args& args) {
 
     std::size_t alerts = 0, imported = 0;
     for (const LogEntry& e : log.ordered()) {
-        const AnomalyRecord& r = log.records()[e.index];
-        alerts += r.severity == Severity::kAlert;
-        imported += r.source == AnomalySource::kMsProbe;
+        alerts += e.severity == Severity::kAlert;
+        imported += log.records()[e.index].source == AnomalySource::kMsProbe;
     }
     const std::size_t shown = log.ordered().size();
     const IngestTotals t = sources.totals();

@@ -13,6 +13,7 @@
 #include "tests/test_support.h"
 #include "tests/view_fixture.h"
 #include "writers/event_writer.h"
+#include "writers/msprobe_writer.h"
 #include "writers/tfrecord_writer.h"
 
 namespace runtop {
@@ -195,6 +196,62 @@ TEST_F(Check, NoDataFilesIsAnErrorNotAPass) {
     EXPECT_NE(r.err.find("no data files under " + (dir_ / "empty")), std::string::npos) << r.err;
 }
 
+// msProbe's monitor output for one rank: `actv/fc1.input:0/norm` at steps 0-14, +Inf at step 10,
+// and msProbe's own anomaly.json calling that step AnomalyTurbulence (a warning), as msProbe does.
+void write_msprobe_inf_run(const std::string& root) {
+    const std::string run_dir =
+        root + "/monitor_output/" + msprobe::run_dir_name(1.7e9, 1, 0x1535879au);
+    testing::make_dirs(run_dir);
+    msprobe::MonitorCsvWriter csv(run_dir, {"norm"}, 5);
+    for (int step = 0; step < 15; ++step) {
+        const double norm = step == 10 ? INFINITY : 6.5 + 0.01 * step;
+        ASSERT_TRUE(csv.write_step("actv", true, step, {{0, "fc1.input", 0, {norm}, "[4, 16]"}}));
+    }
+    msprobe::Anomaly a;
+    a.rank = 1;
+    a.step = 10;
+    a.tag_name = "0:fc1.input:0/rank1/actv";
+    a.rule = "AnomalyTurbulence";
+    a.op = "norm";
+    a.value = INFINITY;
+    a.history_mean = 6.55;
+    a.group_mates = {1};
+    testing::make_dirs(root + "/monitor_output/anomaly_detected/rank1");
+    testing::write_file(root + "/monitor_output/anomaly_detected/rank1/anomaly.json",
+                        msprobe::anomaly_json({a}));
+}
+
+// runtop's alert merged into msProbe's warning for the same step stays an alert: the entry is
+// shown once, as msProbe's, with the higher severity, and `--fail-on alert` fails on it.
+TEST_F(Check, AnAlertMergedIntoMsProbesWarningStaysAnAlert) {
+    write_msprobe_inf_run(dir_ / "job");
+    const std::vector<std::string> args = {
+        "check",   "--fail-on", "alert",     "--filter", "^actv/fc1.input:0/norm$",
+        "--ranks", "1",         dir_ / "job"};
+    auto text = run_runtop(args);
+    EXPECT_EQ(text.exit_code, 1) << text.out << text.err;
+    std::vector<std::string> lines = testing::split_lines(text.out);
+    ASSERT_EQ(lines.size(), 2u) << text.out;
+    EXPECT_NE(lines[1].find("AnomalyTurbulence  alert"), std::string::npos) << lines[1];
+    EXPECT_NE(lines[1].find("[runtop found it too: nonfinite]"), std::string::npos) << lines[1];
+    EXPECT_NE(text.err.find("1 anomaly (1 alert, 0 warn; 1 imported from msProbe, 1 of runtop's "
+                            "merged into them)"),
+              std::string::npos)
+        << text.err;
+
+    std::vector<std::string> json_args = args;
+    json_args.insert(json_args.begin() + 1, {"--format", "json"});
+    auto js = run_runtop(json_args);
+    EXPECT_EQ(js.exit_code, 1) << js.err;
+    const json a = json::parse(js.out)["anomalies"];
+    ASSERT_EQ(a.size(), 1u) << js.out;
+    EXPECT_EQ(a[0]["step"], 10);
+    EXPECT_EQ(a[0]["source"], "msprobe");
+    EXPECT_EQ(a[0]["rule"], "AnomalyTurbulence");
+    EXPECT_EQ(a[0]["severity"], "alert");
+    EXPECT_EQ(a[0]["also_runtop"], true);
+}
+
 // ---- ../shared/samples -------------------------------------------------------------------
 
 class CheckSamples : public Check {
@@ -317,6 +374,27 @@ TEST_F(CheckSamples, DefaultRulesOnPublicEventFilesAreNearlySilent) {
     EXPECT_EQ(found(arc.out), (std::vector<Found>{{-1, "train/reward", 6249, "spike", "runtop"},
                                                   {-1, "train/reward", 7249, "spike", "runtop"}}))
         << arc.out;
+}
+
+// The tester's command: msProbe called rank 1's Inf at step 10 turbulence (a warning); runtop's
+// own nonfinite alert merged into it must keep the gate failing with --fail-on alert.
+TEST_F(CheckSamples, MsProbesTurbulenceOnAnInfStaysAnAlert) {
+    const std::string root = samples_ + "/generated/msprobe/trainermon_2rank_csv";
+    auto r = run_runtop({"check", "--format", "json", "--fail-on", "alert", "--filter",
+                         "^actv/fc1.input:0/norm$", "--ranks", "1", root});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    bool seen = false;
+    const json doc = json::parse(r.out);
+    for (const json& a : doc["anomalies"]) {
+        if (a["step"] != 10) continue;
+        seen = true;
+        EXPECT_EQ(a["source"], "msprobe");
+        EXPECT_EQ(a["rule"], "AnomalyTurbulence");
+        EXPECT_EQ(a["value"], "inf");
+        EXPECT_EQ(a["also_runtop"], true);
+        EXPECT_EQ(a["severity"], "alert");
+    }
+    EXPECT_TRUE(seen) << r.out;
 }
 
 }  // namespace
