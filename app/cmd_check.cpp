@@ -7,6 +7,7 @@
 
 #include "app/commands.h"
 #include "app/inputs.h"
+#include "app/read_summary.h"
 #include "app/rules_file.h"
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
@@ -164,12 +165,11 @@ int cmd_check(const Args& args) {
     }
     std::fprintf(stderr,
                  "runtop: %zu anomal%s (%zu alert, %zu warn; %zu imported from msProbe, %zu of "
-                 "runtop's merged into them)%s; rules: %s; %zu series, %llu points from %llu "
-                 "files; %zu warning%s\n",
+                 "runtop's merged into them)%s; rules: %s; %s; %s\n",
                  shown, shown == 1 ? "y" : "ies", alerts, shown - alerts, imported,
                  log.merged_count(), first.c_str(), visible(rules->origin).c_str(),
-                 sink.series_count(), static_cast<unsigned long long>(analyzer.points()),
-                 static_cast<unsigned long long>(t.files), warnings, warnings == 1 ? "" : "s");
+                 read_text(analyzer.selected_series(), analyzer.selected_points(), t).c_str(),
+                 problems_text(t, warnings).c_str());
     if (sources.readable_roots() < selection->roots.size()) return kExitError;
     // A gate that found nothing to judge must not pass: an empty log directory is usually a
     // job that never started, or a path with a typo below the root.

@@ -5,6 +5,7 @@
 
 #include "app/commands.h"
 #include "app/inputs.h"
+#include "app/read_summary.h"
 #include "app/signals.h"
 #include "core/format.h"
 #include "core/series_filter.h"
@@ -15,8 +16,10 @@ namespace runtop {
 const std::vector<OptionSpec> kDumpOptions = {
     {"format", "csv|jsonl", "output format (default csv)"},
     {"follow", "", "keep printing new points as they arrive, in arrival order (like tail -f)"},
-    {"poll", "MS", "with --follow: poll with stat() every MS ms (default 500) instead of inotify; "
-                   "network filesystems are polled anyway", true},
+    {"poll", "MS",
+     "with --follow: poll with stat() every MS ms (default 500) instead of inotify; "
+     "network filesystems are polled anyway",
+     true},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
     {"help", "", "show this help"},
@@ -28,7 +31,7 @@ namespace {
 constexpr int kMaxWaitMs = 1000;
 
 class RowWriter {
-public:
+  public:
     explicit RowWriter(bool jsonl) : jsonl_(jsonl) {
         if (!jsonl_) out_ += "run,rank,tag,step,wall_time,value\n";
     }
@@ -65,14 +68,14 @@ public:
     }
     void flush() { flush_output(out_, true); }
 
-private:
+  private:
     bool jsonl_;
     std::string out_;
 };
 
 // Prints points the moment readers hand them over (--follow): arrival order, no restarts.
 class FollowSink final : public PointSink {
-public:
+  public:
     FollowSink(const SeriesFilter& filter, RowWriter& writer) : filter_(filter), writer_(writer) {}
     SeriesId series(const SeriesKey& key, SourceKind) override {
         keys_.push_back(key);
@@ -86,7 +89,7 @@ public:
     void config_text(ConfigText) override {}
     void anomaly(ImportedAnomaly) override {}
 
-private:
+  private:
     const SeriesFilter& filter_;
     RowWriter& writer_;
     std::vector<SeriesKey> keys_;
@@ -151,13 +154,19 @@ int cmd_dump(const Args& args) {
 
     Store store(StoreLimits::unbounded());  // every point, whatever its size
     SourceSet sources(store);
-    read_once(sources, selection->roots);
+    const std::size_t warnings = read_once(sources, selection->roots);
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
         if (!filter.selects(s.key())) continue;
         for (std::size_t i = 0; i < s.retained(); ++i) writer.row(s.key(), s.point(i));
     }
     writer.flush();
+    // On stderr, so stdout stays pure data; the words ls and check use (app/read_summary.h):
+    // the rows printed are the points kept.
+    const IngestTotals t = sources.totals();
+    const PointCounts counts = store_point_counts(store, filter);
+    std::fprintf(stderr, "runtop: %s, %s; %s\n", read_text(counts.series, counts.read, t).c_str(),
+                 kept_text(counts).c_str(), problems_text(t, warnings).c_str());
     return sources.readable_roots() == 0 ? kExitError : kExitOk;
 }
 
