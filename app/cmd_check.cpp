@@ -25,6 +25,9 @@ const std::vector<OptionSpec> kCheckOptions = {
      "is printed either way"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    {"allow-unreadable", "",
+     "judge what could be read when some data files or directories under the roots cannot be "
+     "(default: exit 2, the gate did not pass)"},
     {"help", "", "show this help"},
 };
 
@@ -171,11 +174,36 @@ int cmd_check(const Args& args) {
                  read_text(analyzer.selected_series(), analyzer.selected_points(), t).c_str(),
                  problems_text(t, warnings).c_str());
     if (sources.readable_roots() < selection->roots.size()) return kExitError;
+    const std::string roots = visible(roots_text(selection->roots));
     // A gate that found nothing to judge must not pass: an empty log directory is usually a
     // job that never started, or a path with a typo below the root.
     if (t.files == 0) {
         std::fprintf(stderr, "runtop check: no data files under %s: nothing was checked\n",
-                     visible(roots_text(selection->roots)).c_str());
+                     roots.c_str());
+        return kExitError;
+    }
+    // Nor one that could not read part of what it was asked to judge: the NaN may be in the
+    // file it could not open.
+    if (unreadable_count(t) > 0) {
+        if (!args.has("allow-unreadable")) {
+            std::fprintf(stderr,
+                         "runtop check: %s under %s could not be read: the gate did not pass "
+                         "(--allow-unreadable judges the rest)\n",
+                         unreadable_text(t).c_str(), roots.c_str());
+            return kExitError;
+        }
+        std::fprintf(stderr,
+                     "runtop check: %s could not be read, skipped (--allow-unreadable): judged "
+                     "what could be read\n",
+                     unreadable_text(t).c_str());
+    }
+    // Nor one whose files hold nothing of their format (/etc/passwd, a garbage event file).
+    if (t.files_with_records == 0) {
+        std::fprintf(stderr,
+                     "runtop check: no readable data under %s: %llu data file%s, none holding "
+                     "a valid record of its format; nothing was checked\n",
+                     roots.c_str(), static_cast<unsigned long long>(t.files),
+                     t.files == 1 ? "" : "s");
         return kExitError;
     }
     const std::size_t failing = fail_on == "alert" ? alerts : shown;

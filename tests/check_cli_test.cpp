@@ -1,6 +1,8 @@
 // `runtop check` as scripts use it (DESIGN.md §4): anomalies first failure first, text and JSON,
 // exit 0 (none), 1 (found), 2 (error), --rules, --filter, --ranks, the user's rules file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -250,6 +252,77 @@ TEST_F(Check, AnAlertMergedIntoMsProbesWarningStaysAnAlert) {
     EXPECT_EQ(a[0]["rule"], "AnomalyTurbulence");
     EXPECT_EQ(a[0]["severity"], "alert");
     EXPECT_EQ(a[0]["also_runtop"], true);
+}
+
+// Runs `args` where file permissions apply: as nobody when the tests run as root.
+testing::CommandResult run_without_root(const std::vector<std::string>& args) {
+    return ::geteuid() == 0 ? testing::run_runtop_as_nobody(args) : run_runtop(args);
+}
+
+// A gate that could not read part of what it was asked to judge does not pass: a data file it
+// cannot open and a directory it cannot list are exit 2, whatever the rest holds, unless
+// --allow-unreadable says to judge what could be read.
+TEST_F(Check, UnreadableFilesOrDirectoriesFailTheGateUnlessAllowed) {
+    ASSERT_EQ(::chmod(dir_.path().c_str(), 0755), 0);  // for nobody
+    write("run/rank_0/events.out.tfevents.1", healthy_events(200));
+    write("run/rank_1/events.out.tfevents.1", healthy_events(200, /*nan_at=*/150));
+    write("run/rank_2/events.out.tfevents.1", healthy_events(200));
+    const std::string locked_file = dir_ / "run/rank_1/events.out.tfevents.1";
+    const std::string locked_dir = dir_ / "run/rank_2";
+    ASSERT_EQ(::chmod(locked_file.c_str(), 0), 0);
+    ASSERT_EQ(::chmod(locked_dir.c_str(), 0), 0);
+    const std::string root = dir_ / "run";
+
+    auto r = run_without_root({"check", root});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(locked_file + ": cannot open: Permission denied"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(locked_dir + ": cannot read directory: Permission denied"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("; 2 unreadable, 0 waiting, 2 warnings"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("runtop check: 1 data file and 1 directory under " + root +
+                         " could not be read: the gate did not pass"),
+              std::string::npos)
+        << r.err;
+
+    auto allowed = run_without_root({"check", "--allow-unreadable", root});
+    EXPECT_EQ(allowed.exit_code, 0) << allowed.err;  // rank 0 is healthy; rank 1's NaN unseen
+    EXPECT_NE(allowed.err.find("1 data file and 1 directory could not be read, skipped "
+                               "(--allow-unreadable)"),
+              std::string::npos)
+        << allowed.err;
+
+    // Every file unreadable: nothing left to judge, even when allowed.
+    const std::string only = dir_ / "run/rank_0/events.out.tfevents.1";
+    ASSERT_EQ(::chmod(only.c_str(), 0), 0);
+    auto none = run_without_root({"check", "--allow-unreadable", root});
+    EXPECT_EQ(none.exit_code, 2) << none.err;
+    EXPECT_NE(none.err.find("no readable data under " + root), std::string::npos) << none.err;
+}
+
+// Files that hold nothing of their format are no data to judge: a single file root that is no
+// event file (`runtop check /etc/passwd`), a directory holding only a garbage event file.
+TEST_F(Check, NoReadableDataIsAnErrorNotAPass) {
+    write("passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/bin/sh\n");
+    std::string garbage(3000, '\0');
+    testing::FixtureNoise noise(7);
+    for (char& c : garbage) c = static_cast<char>(static_cast<int>(noise() * 1000) & 0xff);
+    write("garbage/events.out.tfevents.123.x", garbage);
+    for (const std::string& root : {dir_ / "passwd", dir_ / "garbage"}) {
+        auto r = run_runtop({"check", root});
+        EXPECT_EQ(r.exit_code, 2) << root << "\n" << r.err;
+        EXPECT_NE(r.err.find(": not a TFRecord event file"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("runtop check: no readable data under " + root +
+                             ": 1 data file, none holding a valid record of its format"),
+                  std::string::npos)
+            << r.err;
+    }
+    // Beside a file that holds data, the garbage is a warning, not an error.
+    write("garbage/events.out.tfevents.124.y", healthy_events(100));
+    auto mixed = run_runtop({"check", dir_ / "garbage"});
+    EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
+    EXPECT_NE(mixed.err.find("not a TFRecord event file"), std::string::npos) << mixed.err;
 }
 
 // ---- ../shared/samples -------------------------------------------------------------------
