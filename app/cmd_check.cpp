@@ -7,6 +7,7 @@
 
 #include "app/commands.h"
 #include "app/inputs.h"
+#include "app/read_summary.h"
 #include "app/rules_file.h"
 #include "core/analyzer.h"
 #include "core/analyzing_sink.h"
@@ -24,6 +25,9 @@ const std::vector<OptionSpec> kCheckOptions = {
      "is printed either way"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    {"allow-unreadable", "",
+     "judge what could be read when some data files or directories under the roots cannot be "
+     "(default: exit 2, the gate did not pass)"},
     {"help", "", "show this help"},
 };
 
@@ -39,7 +43,7 @@ void print_text(const AnomalyLog& log, std::string& out) {
         rows.push_back({anomaly_steps_text(r), visible(r.run),
                         r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
                         r.tag.empty() ? std::string("-") : visible(r.tag), visible(r.rule),
-                        std::string(severity_name(r.severity)), format_value(r.value),
+                        std::string(severity_name(e.severity)), format_value(r.value),
                         std::string(anomaly_source_name(r.source))});
     }
     std::size_t width[kColumns];
@@ -61,7 +65,7 @@ void print_text(const AnomalyLog& log, std::string& out) {
     for (const LogEntry& e : log.ordered()) {
         const auto& row = rows[i++];
         line([&](int c) { return std::string_view(row[c]); },
-             visible(anomaly_message_text(log.records()[e.index], e)));
+             visible(anomaly_message_text(log, e)));
         flush_output(out, false);
     }
 }
@@ -84,7 +88,7 @@ void print_json(const AnomalyLog& log, std::string& out) {
         out += ",\"rule\":";
         append_json_string(out, r.rule);
         out += ",\"severity\":";
-        append_json_string(out, severity_name(r.severity));
+        append_json_string(out, severity_name(e.severity));
         out += ",\"value\":";
         append_json_number(out, r.value);
         out += ",\"message\":";
@@ -149,9 +153,8 @@ int cmd_check(const Args& args) {
 
     std::size_t alerts = 0, imported = 0;
     for (const LogEntry& e : log.ordered()) {
-        const AnomalyRecord& r = log.records()[e.index];
-        alerts += r.severity == Severity::kAlert;
-        imported += r.source == AnomalySource::kMsProbe;
+        alerts += e.severity == Severity::kAlert;
+        imported += log.records()[e.index].source == AnomalySource::kMsProbe;
     }
     const std::size_t shown = log.ordered().size();
     const IngestTotals t = sources.totals();
@@ -165,18 +168,42 @@ int cmd_check(const Args& args) {
     }
     std::fprintf(stderr,
                  "runtop: %zu anomal%s (%zu alert, %zu warn; %zu imported from msProbe, %zu of "
-                 "runtop's merged into them)%s; rules: %s; %zu series, %llu points from %llu "
-                 "files; %zu warning%s\n",
+                 "runtop's merged into them)%s; rules: %s; %s; %s\n",
                  shown, shown == 1 ? "y" : "ies", alerts, shown - alerts, imported,
                  log.merged_count(), first.c_str(), visible(rules->origin).c_str(),
-                 sink.series_count(), static_cast<unsigned long long>(analyzer.points()),
-                 static_cast<unsigned long long>(t.files), warnings, warnings == 1 ? "" : "s");
+                 read_text(analyzer.selected_series(), analyzer.selected_points(), t).c_str(),
+                 problems_text(t, warnings).c_str());
     if (sources.readable_roots() < selection->roots.size()) return kExitError;
+    const std::string roots = visible(roots_text(selection->roots));
     // A gate that found nothing to judge must not pass: an empty log directory is usually a
     // job that never started, or a path with a typo below the root.
     if (t.files == 0) {
         std::fprintf(stderr, "runtop check: no data files under %s: nothing was checked\n",
-                     visible(roots_text(selection->roots)).c_str());
+                     roots.c_str());
+        return kExitError;
+    }
+    // Nor one that could not read part of what it was asked to judge: the NaN may be in the
+    // file it could not open.
+    if (unreadable_count(t) > 0) {
+        if (!args.has("allow-unreadable")) {
+            std::fprintf(stderr,
+                         "runtop check: %s under %s could not be read: the gate did not pass "
+                         "(--allow-unreadable judges the rest)\n",
+                         unreadable_text(t).c_str(), roots.c_str());
+            return kExitError;
+        }
+        std::fprintf(stderr,
+                     "runtop check: %s could not be read, skipped (--allow-unreadable): judged "
+                     "what could be read\n",
+                     unreadable_text(t).c_str());
+    }
+    // Nor one whose files hold nothing of their format (/etc/passwd, a garbage event file).
+    if (t.files_with_records == 0) {
+        std::fprintf(stderr,
+                     "runtop check: no readable data under %s: %llu data file%s, none holding "
+                     "a valid record of its format; nothing was checked\n",
+                     roots.c_str(), static_cast<unsigned long long>(t.files),
+                     t.files == 1 ? "" : "s");
         return kExitError;
     }
     const std::size_t failing = fail_on == "alert" ? alerts : shown;

@@ -1,6 +1,7 @@
 // `runtop diff`: two roots read once, each run of one compared with its partner in the other
 // (core/run_compare.h, core/config_diff.h), printed as text, csv or json (docs/diff.md). Exit 0
-// when no tag diverges, 1 when some do, 2 on usage errors or a root that cannot be read.
+// when no tag diverges, 1 when some do, 2 on usage errors, a root that cannot be read, or (unless
+// --allow-unreadable) a data file or directory below a root that cannot.
 //
 // Pairing: each root normally holds one run, and the two are compared whatever their names.
 // When a root holds several runs (sub-directories with data), runs are paired by their path
@@ -19,6 +20,7 @@
 #include "app/compare_options.h"
 #include "app/diff_report.h"
 #include "app/inputs.h"
+#include "app/read_summary.h"
 #include "core/config_diff.h"
 #include "core/format.h"
 #include "core/identity.h"
@@ -38,6 +40,9 @@ const std::vector<OptionSpec> kDiffOptions = {
      "only tags matching the regex (RE2, case-insensitive); config is not filtered"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
     kMemoryOption,
+    {"allow-unreadable", "",
+     "compare what could be read when some data files or directories under a root cannot be "
+     "(default: exit 2, whatever the comparison says)"},
     {"help", "", "show this help"},
 };
 
@@ -75,7 +80,8 @@ std::set<std::string> runs_of(const Store& store, const std::string& root_name) 
 }
 
 // Reads one root; an unreadable root is an error naming it, other problems are warnings.
-Status read_root(Store& store, const RootSpec& root) {
+// Returns what could not be read below it (files and directories).
+Result<IngestTotals> read_root(Store& store, const RootSpec& root) {
     struct stat st;
     if (::stat(root.path.c_str(), &st) != 0) return Error{root.path + ": " + std::strerror(errno)};
     SourceSet sources(store);
@@ -91,7 +97,7 @@ Status read_root(Store& store, const RootSpec& root) {
     for (const std::string& m : messages) std::fprintf(stderr, "runtop: %s\n", visible(m).c_str());
     for (const std::string& p : sources.pending())
         std::fprintf(stderr, "runtop: waiting: %s\n", visible(p).c_str());
-    return ok_status();
+    return sources.totals();
 }
 
 struct Pairing {
@@ -147,9 +153,13 @@ int cmd_diff(const Args& args) {
 
     Store store(*limits);
     std::set<std::string> runs[2];
+    std::string unreadable;  // "<what> under <root>" for each root where something was
     for (int i = 0; i < 2; ++i) {
-        Status read = read_root(store, roots[i]);
+        Result<IngestTotals> read = read_root(store, roots[i]);
         if (!read) return usage_error(read.error().message);
+        if (unreadable_count(*read) > 0)
+            unreadable += (unreadable.empty() ? "" : ", ") + unreadable_text(*read) + " under " +
+                          roots[i].path;
         runs[i] = runs_of(store, roots[i].name);
         if (runs[i].empty())
             return usage_error(roots[i].path + ": no series or configuration found");
@@ -184,6 +194,17 @@ int cmd_diff(const Args& args) {
     else
         print_diff_text(report, out);
     flush_output(out, true);
+    // A gate that could not read part of a run must not say the runs agree.
+    if (!unreadable.empty()) {
+        if (!args.has("allow-unreadable"))
+            return usage_error(unreadable +
+                               " could not be read: the comparison is incomplete, the gate did "
+                               "not pass (--allow-unreadable compares the rest)");
+        std::fprintf(stderr,
+                     "runtop diff: %s could not be read, skipped (--allow-unreadable): compared "
+                     "what could be read\n",
+                     visible(unreadable).c_str());
+    }
     return report.diverging_tags() > 0 ? kExitFound : kExitOk;
 }
 

@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/inputs.h"
+#include "app/read_summary.h"
 #include "app/signals.h"
 #include "core/format.h"
 #include "core/series_filter.h"
@@ -161,13 +162,19 @@ int cmd_dump(const Args& args) {
 
     Store store(StoreLimits::unbounded());  // every point, whatever its size
     SourceSet sources(store);
-    read_once(sources, selection->roots);
+    const std::size_t warnings = read_once(sources, selection->roots);
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
         if (!filter.selects(s.key())) continue;
         for (std::size_t i = 0; i < s.retained(); ++i) writer.row(s.key(), s.point(i));
     }
     writer.flush();
+    // On stderr, so stdout stays pure data; the words ls and check use (app/read_summary.h):
+    // the rows printed are the points kept.
+    const IngestTotals t = sources.totals();
+    const PointCounts counts = store_point_counts(store, filter);
+    std::fprintf(stderr, "runtop: %s, %s; %s\n", read_text(counts.series, counts.read, t).c_str(),
+                 kept_text(counts).c_str(), problems_text(t, warnings).c_str());
     return sources.readable_roots() == 0 ? kExitError : kExitOk;
 }
 

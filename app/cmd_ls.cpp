@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/inputs.h"
+#include "app/read_summary.h"
 #include "core/format.h"
 #include "core/series_filter.h"
 #include "core/store.h"
@@ -134,11 +135,9 @@ int cmd_ls(const Args& args) {
     std::size_t warnings = read_once(sources, selection->roots);
 
     Table table;
-    std::uint64_t points = 0;
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
         if (!selection->filter.selects(s.key())) continue;
-        points += s.count();
         table.add(s);
     }
     std::string out;
@@ -148,21 +147,19 @@ int cmd_ls(const Args& args) {
         print_text(table, out);
     flush_output(out, true);
 
-    IngestTotals t = sources.totals();
-    for (const std::string& p : sources.pending())
-        std::fprintf(stderr, "runtop: waiting: %s\n", visible(p).c_str());  // paths are untrusted
+    const IngestTotals t = sources.totals();
+    const PointCounts counts = store_point_counts(store, selection->filter);
     std::fprintf(stderr,
-                 "runtop: %zu series, %llu points from %llu files (%.1f MB, %llu records); "
-                 "%zu config entries kept, %llu non-scalar values skipped, %zu msProbe anomalies "
-                 "imported; %llu bad records, %llu bad rows, %llu resyncs, %zu warnings\n",
-                 table.rows(), static_cast<unsigned long long>(points),
-                 static_cast<unsigned long long>(t.files), t.bytes / 1e6,
-                 static_cast<unsigned long long>(t.records), store.config_texts().size(),
-                 static_cast<unsigned long long>(t.non_scalar_values),
+                 "runtop: %s (%.1f MB, %llu records), %s; %zu config entries kept, %llu "
+                 "non-scalar values skipped, %zu msProbe anomalies imported; %llu bad records, "
+                 "%llu bad rows, %llu resyncs; %s\n",
+                 read_text(counts.series, counts.read, t).c_str(), t.bytes / 1e6,
+                 static_cast<unsigned long long>(t.records), kept_text(counts).c_str(),
+                 store.config_texts().size(), static_cast<unsigned long long>(t.non_scalar_values),
                  store.imported_anomalies().size(),
                  static_cast<unsigned long long>(t.bad_data_crc + t.undecodable),
                  static_cast<unsigned long long>(t.bad_rows),
-                 static_cast<unsigned long long>(t.resyncs), warnings);
+                 static_cast<unsigned long long>(t.resyncs), problems_text(t, warnings).c_str());
     return sources.readable_roots() == 0 ? kExitError : kExitOk;
 }
 

@@ -51,7 +51,12 @@ std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots) {
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.rescan();
     sources.poll();
-    return print_messages(sources, stderr);
+    std::size_t printed = print_messages(sources, stderr);
+    for (const std::string& p : sources.pending()) {
+        std::fprintf(stderr, "runtop: waiting: %s\n", visible(p).c_str());
+        ++printed;
+    }
+    return printed;
 }
 
 std::size_t print_messages(SourceSet& sources, std::FILE* err) {

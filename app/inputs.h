@@ -28,8 +28,9 @@ Result<Selection> selection_from_args(const Args& args);
 extern const OptionSpec kMemoryOption;
 Result<StoreLimits> store_limits_from_args(const Args& args);
 
-// Reads every file under the roots once into the source set's sink, printing its warnings.
-// Returns how many warnings there were.
+// Reads every file under the roots once into the source set's sink, printing its warnings and
+// a "waiting:" line for each file whose last record is incomplete (a live writer, or a torn
+// tail). Returns how many lines it printed: every one-shot command counts both as warnings.
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots);
 
 // Prints the source set's warnings and errors, "runtop: " first, to `err`.

@@ -190,7 +190,7 @@ if [[ -z $RECORDS ]]; then
     cat "$LS_ERR" >&2
     exit 1
 fi
-if ! grep -q ' 0 bad records, 0 bad rows, 0 resyncs, 0 warnings' "$LS_ERR"; then
+if ! grep -q ' 0 bad records, 0 bad rows, 0 resyncs; 0 unreadable, 0 waiting, 0 warnings' "$LS_ERR"; then
     echo "run_bench.sh: runtop ls reported problems with the bench data:" >&2
     cat "$LS_ERR" >&2
     exit 1
@@ -257,7 +257,7 @@ if [[ $CSV_RECORDS != "$CSV_ROWS" ]]; then
     cat "$CSV_ERR" >&2
     exit 1
 fi
-if ! grep -q ' 0 bad records, 0 bad rows, 0 resyncs, 0 warnings' "$CSV_ERR"; then
+if ! grep -q ' 0 bad records, 0 bad rows, 0 resyncs; 0 unreadable, 0 waiting, 0 warnings' "$CSV_ERR"; then
     echo "run_bench.sh: runtop ls reported problems with the CSV bench data:" >&2
     cat "$CSV_ERR" >&2
     exit 1
@@ -267,7 +267,7 @@ run_ls_csv_thp() {
     GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "${PIN[@]}" "$RUNTOP" ls "$CSV_DATA" >/dev/null 2>&1
 }
 read -r T_LS_THP C_LS_THP <<<"$(best_times run_ls_csv_thp)"
-CSV_POINTS=$(sed -n 's/.* series, \([0-9][0-9]*\) points from.*/\1/p' "$CSV_ERR" | tail -1)
+CSV_POINTS=$(sed -n 's/.* series, \([0-9][0-9]*\) points read from.*/\1/p' "$CSV_ERR" | tail -1)
 CSV_SERIES=$(sed -n 's/^runtop: \([0-9][0-9]*\) series,.*/\1/p' "$CSV_ERR" | tail -1)
 measure_rss "$CSV_DATA"
 

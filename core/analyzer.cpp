@@ -158,6 +158,8 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, SourceKind kind) {
     s.op = std::string(base_name(key.tag));  // msProbe's op
     s.msprobe_nans = s.msprobe_series && s.op == "nans";
     if (!selection_.selects(key)) return;
+    s.selected = true;
+    ++selected_series_;
     // Every rank of a run has the same tags: the regexes run once per distinct tag.
     auto [cached, fresh] = tag_matches_.try_emplace(key.tag);
     std::vector<std::uint8_t>& matches = cached->second;
@@ -240,6 +242,7 @@ void Analyzer::run_fired(std::uint32_t run, Severity severity, std::int64_t step
 void Analyzer::add_point(SeriesId id, const Point& p) {
     ++points_;
     SeriesState& s = series_[id];
+    selected_points_ += s.selected;
     RunStatus& run = runs_[s.run];
     run.pace.record(p.step, p.wall_time);
     run.last_arrival = now_;

@@ -103,6 +103,10 @@ class Analyzer {
 
     const AnomalyLog& log() const { return log_; }
     std::uint64_t points() const { return points_; }  // points seen
+    // Of those, the series and points the selection (--filter, --ranks) takes: what `check`
+    // says it read, as `ls` and `dump` count the series they list.
+    std::size_t selected_series() const { return selected_series_; }
+    std::uint64_t selected_points() const { return selected_points_; }
     const RuleSet& rules() const { return rules_; }
     const AlertState& series_state(SeriesId id) const;
     const std::vector<RunStatus>& runs() const { return runs_; }
@@ -125,6 +129,7 @@ class Analyzer {
     struct SeriesState {  // what one point touches, together
         AlertState alert;
         bool known = false;
+        bool selected = false;        // by the selection (--filter, --ranks)
         bool msprobe_series = false;  // from an msProbe monitor CSV
         bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
         std::uint32_t run = 0;
@@ -186,6 +191,8 @@ class Analyzer {
     bool live_ = false;
     std::size_t pending_values_ = 0;  // cross-rank values waiting, over every group
     std::uint64_t points_ = 0;
+    std::uint64_t selected_points_ = 0;
+    std::size_t selected_series_ = 0;
 };
 
 }  // namespace runtop

@@ -24,10 +24,14 @@ std::string anomaly_steps_text(const AnomalyRecord& r) {
     return fmt::format("{}-{}", r.step, r.last_step);
 }
 
-std::string anomaly_message_text(const AnomalyRecord& r, const LogEntry& e) {
+std::string anomaly_message_text(const AnomalyLog& log, const LogEntry& e) {
+    const AnomalyRecord& r = log.records()[e.index];
     std::string m = r.message;
     if (r.count > 1) m += fmt::format(" ({} points through step {})", r.count, r.last_step);
-    if (e.also_runtop) m += " [runtop found it too]";
+    if (e.runtop_index != kNoRecord)
+        m += fmt::format(" [runtop found it too: {}]", log.records()[e.runtop_index].rule);
+    else if (e.also_runtop)
+        m += " [runtop found it too]";
     return m;
 }
 
@@ -116,19 +120,22 @@ const std::vector<LogEntry>& AnomalyLog::ordered() const {
                                                                     r.msprobe_tag_name},
                 r.call_id);
     }
-    std::vector<char> also(records_.size(), 0);
+    // For each imported record, the worst runtop record merged into it (the first of equals).
+    std::vector<std::size_t> also(records_.size(), kNoRecord);
     for (std::size_t i = 0; i < records_.size(); ++i) {
         const AnomalyRecord& r = records_[i];
         if (r.source == AnomalySource::kRuntop && !r.msprobe_statistic.empty()) {
             auto hit = imported_at.find(Place{r.run, r.rank, r.msprobe_statistic, r.step});
             if (hit != imported_at.end()) {
-                also[hit->second] = 1;
+                std::size_t& worst = also[hit->second];
+                if (worst == kNoRecord || records_[worst].severity < r.severity) worst = i;
                 ++merged_;
                 continue;
             }
         }
         LogEntry e;
         e.index = i;
+        e.severity = r.severity;
         e.pp_stage = r.pp_stage;
         e.call_id = r.call_id;
         if (r.source == AnomalySource::kRuntop && !r.msprobe_kind.empty()) {
@@ -139,7 +146,11 @@ const std::vector<LogEntry>& AnomalyLog::ordered() const {
         }
         ordered_.push_back(e);
     }
-    for (LogEntry& e : ordered_) e.also_runtop = also[e.index] != 0;
+    for (LogEntry& e : ordered_) {
+        e.runtop_index = also[e.index];
+        e.also_runtop = e.runtop_index != kNoRecord;
+        if (e.also_runtop) e.severity = std::max(e.severity, records_[e.runtop_index].severity);
+    }
 
     struct Keyed {
         MsProbeAnomalyOrderKey key;

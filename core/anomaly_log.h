@@ -8,7 +8,9 @@
 //
 // Duplicates merge: a runtop record on an msProbe statistic (same run, rank, "<prefix>/<name>",
 // step) as an imported record is shown once, as the imported one, marked `also_runtop`. msProbe's
-// own key names no op, so it matches runtop records on any op of that statistic.
+// own key names no op, so it matches runtop records on any op of that statistic. The merged entry
+// takes the higher severity of the two: msProbe calls an Inf "turbulence" (a warning), and a gate
+// on alerts must not pass because msProbe saw the same step first.
 //
 // Order (msprobe_anomaly_less, core/anomaly_order.h): step, micro-step, train stage, pipeline
 // stages, call id; then rank, run, tag and arrival. msProbe's entries all say micro-step 0 (its
@@ -33,6 +35,7 @@
 namespace runtop {
 
 inline constexpr SeriesId kNoSeries = std::numeric_limits<SeriesId>::max();
+inline constexpr std::size_t kNoRecord = std::numeric_limits<std::size_t>::max();
 
 enum class AnomalySource : std::uint8_t { kRuntop, kMsProbe };
 std::string_view anomaly_source_name(AnomalySource source);
@@ -65,6 +68,10 @@ struct AnomalyRecord {
 struct LogEntry {
     std::size_t index = 0;     // into records()
     bool also_runtop = false;  // imported, and runtop found the same
+    // What the entry shows and gates on: the record's severity, raised to that of the worst
+    // runtop record merged into it (`runtop_index`, kNoRecord when none).
+    Severity severity = Severity::kAlert;
+    std::size_t runtop_index = kNoRecord;
     std::int64_t pp_stage = 0;
     std::int64_t call_id = -1;
 };
@@ -101,10 +108,11 @@ class AnomalyLog {
 // msProbe's rules as runtop ranks them: AnomalyNan (and anything else) alert, turbulence warn.
 Severity msprobe_severity(std::string_view rule);
 
-// How check and the anomaly list print a record: its steps ("300" or "300-319") and its message
-// with what the record says beyond it (the episode's length, runtop's agreement).
+// How check and the anomaly list print a record: its steps ("300" or "300-319") and an entry's
+// message with what the record says beyond it (the episode's length, runtop's agreement and the
+// rule it fired).
 std::string anomaly_steps_text(const AnomalyRecord& record);
-std::string anomaly_message_text(const AnomalyRecord& record, const LogEntry& entry);
+std::string anomaly_message_text(const AnomalyLog& log, const LogEntry& entry);
 
 // msProbe's view of a runtop tag on an msProbe CSV series: kind, statistic, tag_name, vpp and
 // micro-step filled into the record (unchanged when the tag is not of that shape).

@@ -28,6 +28,7 @@ struct Walker {
         DIR* d = ::opendir(dir.c_str());
         if (!d) {
             if (rel_dir.empty()) out.root_ok = false;
+            ++out.unreadable_dirs;
             out.errors.push_back(dir + ": cannot read directory: " + std::strerror(errno));
             return;
         }

@@ -14,6 +14,7 @@ namespace runtop {
 struct Discovered {
     std::vector<SourceFile> files;    // in read order (read_order_key): restarts replay in order
     std::vector<std::string> errors;  // one line each: unreadable directories, missing roots
+    std::size_t unreadable_dirs = 0;  // directories that could not be listed, the root included
     bool root_ok = false;             // the root itself exists and could be read
 };
 

@@ -54,6 +54,10 @@ struct IngestTotals {
     std::uint64_t anomalies = 0;      // imported from the job's own monitor
     std::uint64_t pending_files = 0;  // files waiting on an incomplete or corrupt tail
     std::uint64_t unreadable_files = 0;
+    std::uint64_t unreadable_dirs = 0;  // below the roots, at the last rescan
+    // Files that yielded at least one valid record of their format: records beyond the bad
+    // rows and undecodable ones (the set counts this from each reader's add_totals()).
+    std::uint64_t files_with_records = 0;
 };
 
 class SourceReader {
@@ -79,7 +83,8 @@ class SourceReader {
     virtual const std::string& pending() const = 0;
     // One line each, naming the file and the reason; cleared by the call.
     virtual std::vector<std::string> take_warnings() = 0;
-    // Adds this reader's counts (not files/pending/unreadable, which the set counts).
+    // Adds this reader's counts (not files/pending/unreadable/files_with_records, which the set
+    // counts).
     virtual void add_totals(IngestTotals& totals) const = 0;
 };
 

@@ -17,9 +17,11 @@ void SourceSet::report(std::string line) {
 
 void SourceSet::rescan() {
     readable_roots_ = 0;
+    unreadable_dirs_ = 0;
     for (const RootSpec& root : roots_) {
         Discovered found = discover(root);
         if (found.root_ok) ++readable_roots_;
+        unreadable_dirs_ += found.unreadable_dirs;
         std::string joined;
         for (std::string& e : found.errors) joined += e + "\n";
         std::string& previous = root_errors_[root.path];
@@ -188,10 +190,13 @@ std::vector<std::string> SourceSet::take_messages() {
 
 IngestTotals SourceSet::totals() const {
     IngestTotals t;
+    t.unreadable_dirs = unreadable_dirs_;
     for (const Entry* entry : order_) {
         const SourceReader& r = *entry->reader;
         ++t.files;
+        const std::uint64_t records = t.records, bad = t.bad_rows + t.undecodable;
         r.add_totals(t);
+        if (t.records - records > t.bad_rows + t.undecodable - bad) ++t.files_with_records;
         if (!r.pending().empty()) ++t.pending_files;
         if (!entry->last_error.empty()) ++t.unreadable_files;
     }

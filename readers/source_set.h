@@ -85,6 +85,7 @@ class SourceSet {
     std::unordered_map<FileId, Entry*, FileIdHash> by_id_;
     std::vector<std::string> messages_;
     std::map<std::string, std::string> root_errors_;
+    std::size_t unreadable_dirs_ = 0;  // below the roots, at the last rescan
     std::unique_ptr<Watcher> watcher_;
     std::chrono::steady_clock::time_point last_retry_{};
     std::size_t readable_roots_ = 0;

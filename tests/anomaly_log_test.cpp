@@ -191,6 +191,46 @@ TEST(AnomalyLog, OneMergedRecordCountsOnce) {
     EXPECT_EQ(log.merged_count(), 1u);
 }
 
+// msProbe calls an Inf turbulence, a warning; runtop's nonfinite alert on the same step must not
+// be lowered by the merge (a gate on alerts would pass). The higher severity wins either way.
+TEST(AnomalyLog, MergedEntryTakesTheHigherSeverity) {
+    AnomalyLog log;
+    ImportedAnomaly turbulence = msprobe_entry("r", 1, "0:fc1.input:0/rank1/actv", 10, 3);
+    ASSERT_EQ(msprobe_severity(turbulence.rule), Severity::kWarn);
+    log.import(turbulence, kNoSeries);
+    AnomalyRecord spike = runtop_record("r", 1, "actv/fc1.input:0/max", 10, "spike");
+    spike.severity = Severity::kWarn;
+    log.fire(spike);
+    AnomalyRecord inf = runtop_record("r", 1, "actv/fc1.input:0/norm", 10, "nonfinite");
+    inf.severity = Severity::kAlert;
+    log.fire(inf);
+    ASSERT_EQ(log.ordered().size(), 1u);
+    const LogEntry& e = log.ordered()[0];
+    EXPECT_EQ(log.records()[e.index].source, AnomalySource::kMsProbe);
+    EXPECT_EQ(e.severity, Severity::kAlert);
+    EXPECT_EQ(log.records()[e.runtop_index].rule, "nonfinite");  // the worst merged record
+    EXPECT_EQ(anomaly_message_text(log, e), "from msProbe [runtop found it too: nonfinite]");
+
+    // An msProbe alert (AnomalyNan) stays an alert when runtop only warned.
+    AnomalyLog nan_log;
+    ImportedAnomaly nan = msprobe_entry("r", 1, "0:fc1.input:0/rank1/actv", 11, 3);
+    nan.rule = "AnomalyNan";
+    nan_log.import(nan, kNoSeries);
+    AnomalyRecord warn = runtop_record("r", 1, "actv/fc1.input:0/norm", 11, "spike");
+    warn.severity = Severity::kWarn;
+    nan_log.fire(warn);
+    ASSERT_EQ(nan_log.ordered().size(), 1u);
+    EXPECT_EQ(nan_log.ordered()[0].severity, Severity::kAlert);
+
+    // Unmerged entries show their own severity.
+    AnomalyLog alone;
+    alone.import(turbulence, kNoSeries);
+    ASSERT_EQ(alone.ordered().size(), 1u);
+    EXPECT_EQ(alone.ordered()[0].severity, Severity::kWarn);
+    EXPECT_FALSE(alone.ordered()[0].also_runtop);
+    EXPECT_EQ(alone.ordered()[0].runtop_index, kNoRecord);
+}
+
 TEST(AnomalyLog, NoMergeAtAnotherStepRankOrRun) {
     AnomalyLog log;
     log.import(msprobe_entry("r", 1, "0:fc1.weight/rank1/post_grad", 5, 3), kNoSeries);

@@ -1,6 +1,8 @@
 // `runtop check` as scripts use it (DESIGN.md §4): anomalies first failure first, text and JSON,
 // exit 0 (none), 1 (found), 2 (error), --rules, --filter, --ranks, the user's rules file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -13,6 +15,7 @@
 #include "tests/test_support.h"
 #include "tests/view_fixture.h"
 #include "writers/event_writer.h"
+#include "writers/msprobe_writer.h"
 #include "writers/tfrecord_writer.h"
 
 namespace runtop {
@@ -195,6 +198,133 @@ TEST_F(Check, NoDataFilesIsAnErrorNotAPass) {
     EXPECT_NE(r.err.find("no data files under " + (dir_ / "empty")), std::string::npos) << r.err;
 }
 
+// msProbe's monitor output for one rank: `actv/fc1.input:0/norm` at steps 0-14, +Inf at step 10,
+// and msProbe's own anomaly.json calling that step AnomalyTurbulence (a warning), as msProbe does.
+void write_msprobe_inf_run(const std::string& root) {
+    const std::string run_dir =
+        root + "/monitor_output/" + msprobe::run_dir_name(1.7e9, 1, 0x1535879au);
+    testing::make_dirs(run_dir);
+    msprobe::MonitorCsvWriter csv(run_dir, {"norm"}, 5);
+    for (int step = 0; step < 15; ++step) {
+        const double norm = step == 10 ? INFINITY : 6.5 + 0.01 * step;
+        ASSERT_TRUE(csv.write_step("actv", true, step, {{0, "fc1.input", 0, {norm}, "[4, 16]"}}));
+    }
+    msprobe::Anomaly a;
+    a.rank = 1;
+    a.step = 10;
+    a.tag_name = "0:fc1.input:0/rank1/actv";
+    a.rule = "AnomalyTurbulence";
+    a.op = "norm";
+    a.value = INFINITY;
+    a.history_mean = 6.55;
+    a.group_mates = {1};
+    testing::make_dirs(root + "/monitor_output/anomaly_detected/rank1");
+    testing::write_file(root + "/monitor_output/anomaly_detected/rank1/anomaly.json",
+                        msprobe::anomaly_json({a}));
+}
+
+// runtop's alert merged into msProbe's warning for the same step stays an alert: the entry is
+// shown once, as msProbe's, with the higher severity, and `--fail-on alert` fails on it.
+TEST_F(Check, AnAlertMergedIntoMsProbesWarningStaysAnAlert) {
+    write_msprobe_inf_run(dir_ / "job");
+    const std::vector<std::string> args = {
+        "check",   "--fail-on", "alert",     "--filter", "^actv/fc1.input:0/norm$",
+        "--ranks", "1",         dir_ / "job"};
+    auto text = run_runtop(args);
+    EXPECT_EQ(text.exit_code, 1) << text.out << text.err;
+    std::vector<std::string> lines = testing::split_lines(text.out);
+    ASSERT_EQ(lines.size(), 2u) << text.out;
+    EXPECT_NE(lines[1].find("AnomalyTurbulence  alert"), std::string::npos) << lines[1];
+    EXPECT_NE(lines[1].find("[runtop found it too: nonfinite]"), std::string::npos) << lines[1];
+    EXPECT_NE(text.err.find("1 anomaly (1 alert, 0 warn; 1 imported from msProbe, 1 of runtop's "
+                            "merged into them)"),
+              std::string::npos)
+        << text.err;
+
+    std::vector<std::string> json_args = args;
+    json_args.insert(json_args.begin() + 1, {"--format", "json"});
+    auto js = run_runtop(json_args);
+    EXPECT_EQ(js.exit_code, 1) << js.err;
+    const json a = json::parse(js.out)["anomalies"];
+    ASSERT_EQ(a.size(), 1u) << js.out;
+    EXPECT_EQ(a[0]["step"], 10);
+    EXPECT_EQ(a[0]["source"], "msprobe");
+    EXPECT_EQ(a[0]["rule"], "AnomalyTurbulence");
+    EXPECT_EQ(a[0]["severity"], "alert");
+    EXPECT_EQ(a[0]["also_runtop"], true);
+}
+
+// Runs `args` where file permissions apply: as nobody when the tests run as root.
+testing::CommandResult run_without_root(const std::vector<std::string>& args) {
+    return ::geteuid() == 0 ? testing::run_runtop_as_nobody(args) : run_runtop(args);
+}
+
+// A gate that could not read part of what it was asked to judge does not pass: a data file it
+// cannot open and a directory it cannot list are exit 2, whatever the rest holds, unless
+// --allow-unreadable says to judge what could be read.
+TEST_F(Check, UnreadableFilesOrDirectoriesFailTheGateUnlessAllowed) {
+    ASSERT_EQ(::chmod(dir_.path().c_str(), 0755), 0);  // for nobody
+    write("run/rank_0/events.out.tfevents.1", healthy_events(200));
+    write("run/rank_1/events.out.tfevents.1", healthy_events(200, /*nan_at=*/150));
+    write("run/rank_2/events.out.tfevents.1", healthy_events(200));
+    const std::string locked_file = dir_ / "run/rank_1/events.out.tfevents.1";
+    const std::string locked_dir = dir_ / "run/rank_2";
+    ASSERT_EQ(::chmod(locked_file.c_str(), 0), 0);
+    ASSERT_EQ(::chmod(locked_dir.c_str(), 0), 0);
+    const std::string root = dir_ / "run";
+
+    auto r = run_without_root({"check", root});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(locked_file + ": cannot open: Permission denied"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(locked_dir + ": cannot read directory: Permission denied"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("; 2 unreadable, 0 waiting, 2 warnings"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("runtop check: 1 data file and 1 directory under " + root +
+                         " could not be read: the gate did not pass"),
+              std::string::npos)
+        << r.err;
+
+    auto allowed = run_without_root({"check", "--allow-unreadable", root});
+    EXPECT_EQ(allowed.exit_code, 0) << allowed.err;  // rank 0 is healthy; rank 1's NaN unseen
+    EXPECT_NE(allowed.err.find("1 data file and 1 directory could not be read, skipped "
+                               "(--allow-unreadable)"),
+              std::string::npos)
+        << allowed.err;
+
+    // Every file unreadable: nothing left to judge, even when allowed.
+    const std::string only = dir_ / "run/rank_0/events.out.tfevents.1";
+    ASSERT_EQ(::chmod(only.c_str(), 0), 0);
+    auto none = run_without_root({"check", "--allow-unreadable", root});
+    EXPECT_EQ(none.exit_code, 2) << none.err;
+    EXPECT_NE(none.err.find("no readable data under " + root), std::string::npos) << none.err;
+}
+
+// Files that hold nothing of their format are no data to judge: a single file root that is no
+// event file (`runtop check /etc/passwd`), a directory holding only a garbage event file.
+TEST_F(Check, NoReadableDataIsAnErrorNotAPass) {
+    write("passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/bin/sh\n");
+    std::string garbage(3000, '\0');
+    testing::FixtureNoise noise(7);
+    for (char& c : garbage) c = static_cast<char>(static_cast<int>(noise() * 1000) & 0xff);
+    write("garbage/events.out.tfevents.123.x", garbage);
+    for (const std::string& root : {dir_ / "passwd", dir_ / "garbage"}) {
+        auto r = run_runtop({"check", root});
+        EXPECT_EQ(r.exit_code, 2) << root << "\n" << r.err;
+        EXPECT_NE(r.err.find(": not a TFRecord event file"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("runtop check: no readable data under " + root +
+                             ": 1 data file, none holding a valid record of its format"),
+                  std::string::npos)
+            << r.err;
+    }
+    // Beside a file that holds data, the garbage is a warning, not an error.
+    write("garbage/events.out.tfevents.124.y", healthy_events(100));
+    auto mixed = run_runtop({"check", dir_ / "garbage"});
+    EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
+    EXPECT_NE(mixed.err.find("not a TFRecord event file"), std::string::npos) << mixed.err;
+}
+
 // ---- ../shared/samples -------------------------------------------------------------------
 
 class CheckSamples : public Check {
@@ -317,6 +447,27 @@ TEST_F(CheckSamples, DefaultRulesOnPublicEventFilesAreNearlySilent) {
     EXPECT_EQ(found(arc.out), (std::vector<Found>{{-1, "train/reward", 6249, "spike", "runtop"},
                                                   {-1, "train/reward", 7249, "spike", "runtop"}}))
         << arc.out;
+}
+
+// The tester's command: msProbe called rank 1's Inf at step 10 turbulence (a warning); runtop's
+// own nonfinite alert merged into it must keep the gate failing with --fail-on alert.
+TEST_F(CheckSamples, MsProbesTurbulenceOnAnInfStaysAnAlert) {
+    const std::string root = samples_ + "/generated/msprobe/trainermon_2rank_csv";
+    auto r = run_runtop({"check", "--format", "json", "--fail-on", "alert", "--filter",
+                         "^actv/fc1.input:0/norm$", "--ranks", "1", root});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    bool seen = false;
+    const json doc = json::parse(r.out);
+    for (const json& a : doc["anomalies"]) {
+        if (a["step"] != 10) continue;
+        seen = true;
+        EXPECT_EQ(a["source"], "msprobe");
+        EXPECT_EQ(a["rule"], "AnomalyTurbulence");
+        EXPECT_EQ(a["value"], "inf");
+        EXPECT_EQ(a["also_runtop"], true);
+        EXPECT_EQ(a["severity"], "alert");
+    }
+    EXPECT_TRUE(seen) << r.out;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // summary, hparams.yaml, deepspeed_config.csv), rank means, wall-time alignment, several runs
 // per root, usage errors and missing paths; and a sample run against itself.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -447,6 +449,32 @@ TEST(Diff, AMissingOrEmptyRootIsOneLineNamingIt) {
     EXPECT_EQ(empty.exit_code, 2);
     EXPECT_EQ(empty.err,
               "runtop diff: " + (dir / "empty") + ": no series or configuration found\n");
+}
+
+// diff is a gate too: runs it could only partly read are not "no divergence". Rank 1 of B
+// cannot be read, so only rank 0 would be compared (and agree): exit 2 unless
+// --allow-unreadable, which compares what could be read.
+TEST(Diff, AnUnreadableFileFailsTheGateUnlessAllowed) {
+    TempDir dir;
+    ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);  // for nobody
+    write_run(dir / "a", 2, {"loss"}, [](int rank, int step) { return rank + 0.5 * step; });
+    write_run(dir / "b", 2, {"loss"}, [](int rank, int step) { return rank + 0.5 * step; });
+    const std::string locked = dir / "b/rank_1/events.out.tfevents.1700000000.h.1.0";
+    ASSERT_EQ(::chmod(locked.c_str(), 0), 0);
+    auto run = [](const std::vector<std::string>& args) {
+        return ::geteuid() == 0 ? testing::run_runtop_as_nobody(args) : run_runtop(args);
+    };
+    auto r = run({"diff", dir / "a", dir / "b"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(locked + ": cannot open: Permission denied"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("runtop diff: 1 data file under " + (dir / "b") +
+                         " could not be read: the comparison is incomplete, the gate did not "
+                         "pass"),
+              std::string::npos)
+        << r.err;
+    auto allowed = run({"diff", "--allow-unreadable", dir / "a", dir / "b"});
+    EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
+    EXPECT_NE(allowed.err.find("skipped (--allow-unreadable)"), std::string::npos) << allowed.err;
 }
 
 TEST(Diff, HelpListsTheCompareOptions) {

@@ -1,6 +1,7 @@
 #include "tests/test_support.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,7 +82,9 @@ std::string runtop_binary() {
     return chosen && *chosen ? chosen : RUNTOP_BINARY;
 }
 
-CommandResult run_runtop(const std::vector<std::string>& args) {
+namespace {
+
+CommandResult run_runtop_with(const std::vector<std::string>& args, bool as_nobody) {
     const std::string binary = runtop_binary();
     TempDir tmp;
     std::string out_path = tmp / "out", err_path = tmp / "err";
@@ -91,6 +94,10 @@ CommandResult run_runtop(const std::vector<std::string>& args) {
         int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(out, 1);
         ::dup2(err, 2);
+        // The output files stay open across the switch: nobody needs no access to them.
+        if (as_nobody &&
+            (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0))
+            ::_exit(126);
         std::vector<char*> argv;
         argv.push_back(const_cast<char*>(binary.c_str()));
         std::vector<std::string> copy = args;
@@ -103,6 +110,16 @@ CommandResult run_runtop(const std::vector<std::string>& args) {
     ::waitpid(pid, &status, 0);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
             read_file(err_path)};
+}
+
+}  // namespace
+
+CommandResult run_runtop(const std::vector<std::string>& args) {
+    return run_runtop_with(args, false);
+}
+
+CommandResult run_runtop_as_nobody(const std::vector<std::string>& args) {
+    return run_runtop_with(args, true);
 }
 
 SeriesId RecordingSink::series(const SeriesKey& key, SourceKind kind) {

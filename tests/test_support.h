@@ -70,6 +70,10 @@ struct CommandResult {
 // test-portable` runs the same tests against the static runtop-portable).
 std::string runtop_binary();
 CommandResult run_runtop(const std::vector<std::string>& args);
+// The same as user `nobody` (uid 65534), so file permissions apply: for tests run as root
+// (root reads a chmod 000 file). Only when geteuid() == 0; the files it reads must be
+// reachable by others (TempDir is 0700: chmod it 0755).
+CommandResult run_runtop_as_nobody(const std::vector<std::string>& args);
 
 // Records every sink call in order.
 class RecordingSink : public PointSink {

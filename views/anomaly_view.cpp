@@ -22,13 +22,13 @@ constexpr std::array<Column, 5> kDropOrder = {kSource, kRun, kSeverity, kValue, 
 constexpr int kGap = 2;
 constexpr int kMinMessage = 12;
 
-std::array<std::string, kColumns> cells_of(const AnomalyRecord& r) {
+std::array<std::string, kColumns> cells_of(const AnomalyRecord& r, const LogEntry& e) {
     return {anomaly_steps_text(r),
             r.run,
             r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
             r.tag.empty() ? std::string("-") : r.tag,
             r.rule,
-            std::string(severity_name(r.severity)),
+            std::string(severity_name(e.severity)),
             short_value(r.value),
             std::string(anomaly_source_name(r.source))};
 }
@@ -99,13 +99,13 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
     for (int i = 0; i < count; ++i) {
         const LogEntry& e = ordered[rows[first + i]];
         const AnomalyRecord& r = log.records()[e.index];
-        cells.push_back(cells_of(r));
-        messages.push_back(anomaly_message_text(r, e));
+        cells.push_back(cells_of(r, e));
+        messages.push_back(anomaly_message_text(log, e));
         for (int c = 0; c < kColumns; ++c) {
             int cw = c != kSeverity ? display_width(cells.back()[c])
                      : state.acknowledged.count(e.index)
                          ? display_width("ack " + cells.back()[c])
-                         : badge_width(alert_level(r.severity), model.glyphs(), cells.back()[c]);
+                         : badge_width(alert_level(e.severity), model.glyphs(), cells.back()[c]);
             if (kCaps[c] > 0) cw = std::min(cw, kCaps[c]);
             width[c] = std::max(width[c], cw);
         }
@@ -148,12 +148,12 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
     for (int i = 0; i < count; ++i) {
         const int y = 1 + i;
         const bool is_selected = first + i == selected;
-        const std::size_t index = ordered[rows[first + i]].index;
+        const LogEntry& entry = ordered[rows[first + i]];
+        const std::size_t index = entry.index;
         const bool acked = state.acknowledged.count(index) > 0;
         const Style style = is_selected ? Style{Role::kAccent, true, true}
                                         : Style{acked ? Role::kDim : Role::kText};
         if (is_selected) canvas.fill(0, y, w, 1, U' ', style);
-        const AnomalyRecord& r = log.records()[index];
         draw_row(
             y, [&](int c) { return cells[i][c]; }, style,
             [&](int x, int yy) {
@@ -162,7 +162,7 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
                     canvas.text(x, yy, fit("ack " + cells[i][kSeverity], width[kSeverity], ascii),
                                 style);
                 else
-                    draw_badge(canvas, x, yy, alert_level(r.severity), model.glyphs(),
+                    draw_badge(canvas, x, yy, alert_level(entry.severity), model.glyphs(),
                                cells[i][kSeverity]);
             },
             messages[i]);

@@ -1,0 +1,44 @@
+#include "app/read_summary.h"
+
+#include <fmt/format.h>
+
+namespace runtop {
+
+PointCounts store_point_counts(const Store& store, const SeriesFilter& filter) {
+    PointCounts c;
+    for (SeriesId id = 0; id < store.series_count(); ++id) {
+        const Series& s = store.at(id);
+        if (!filter.selects(s.key())) continue;
+        ++c.series;
+        c.read += s.received();
+        c.kept += s.count();
+    }
+    return c;
+}
+
+std::string read_text(std::size_t series, std::uint64_t read, const IngestTotals& t) {
+    return fmt::format("{} series, {} points read from {} file{}", series, read, t.files,
+                       t.files == 1 ? "" : "s");
+}
+
+std::string kept_text(const PointCounts& c) {
+    return fmt::format("{} kept, {} superseded by restarts and repeated steps", c.kept,
+                       c.read > c.kept ? c.read - c.kept : 0);
+}
+
+std::string problems_text(const IngestTotals& t, std::size_t warnings) {
+    return fmt::format("{} unreadable, {} waiting, {} warning{}", unreadable_count(t),
+                       t.pending_files, warnings, warnings == 1 ? "" : "s");
+}
+
+std::string unreadable_text(const IngestTotals& t) {
+    std::string files =
+        fmt::format("{} data file{}", t.unreadable_files, t.unreadable_files == 1 ? "" : "s");
+    std::string dirs =
+        fmt::format("{} director{}", t.unreadable_dirs, t.unreadable_dirs == 1 ? "y" : "ies");
+    if (t.unreadable_dirs == 0) return files;
+    if (t.unreadable_files == 0) return dirs;
+    return files + " and " + dirs;
+}
+
+}  // namespace runtop

@@ -1,0 +1,44 @@
+// What ls, dump and check say about one full read, in the same words, so a script can compare
+// their summary lines (docs/howto.md#what-the-summary-lines-count). Every count is over the
+// selected series (--filter, --ranks):
+//   read        points the readers handed over: the same in all three;
+//   kept        what a Store holds after restart semantics (ls's POINTS column, dump's rows);
+//   superseded  read - kept: points replaced by a repeated step, dropped by a step going back
+//               or by a SessionLog START (check keeps no Store and says only `read`).
+// And what could not be judged: unreadable files and directories, files waiting on an
+// incomplete last record (`waiting`), and the warnings printed (waiting lines included).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/series_filter.h"
+#include "core/store.h"
+#include "readers/source_reader.h"
+
+namespace runtop {
+
+struct PointCounts {
+    std::size_t series = 0;
+    std::uint64_t read = 0;
+    std::uint64_t kept = 0;
+};
+
+// Over the selected series of a Store; `kept` is every point held (folded ones included).
+PointCounts store_point_counts(const Store& store, const SeriesFilter& filter);
+
+// "S series, R points read from F files"
+std::string read_text(std::size_t series, std::uint64_t read, const IngestTotals& totals);
+// "K kept, X superseded by restarts and repeated steps"
+std::string kept_text(const PointCounts& counts);
+// "U unreadable, P waiting, W warnings"
+std::string problems_text(const IngestTotals& totals, std::size_t warnings);
+
+// Files and directories under the roots that could not be opened or read.
+inline std::uint64_t unreadable_count(const IngestTotals& t) {
+    return t.unreadable_files + t.unreadable_dirs;
+}
+// "2 data files", "1 directory", "2 data files and 1 directory"
+std::string unreadable_text(const IngestTotals& totals);
+
+}  // namespace runtop
