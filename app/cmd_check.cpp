@@ -176,10 +176,13 @@ int cmd_check(const Args& args) {
     if (sources.readable_roots() < selection->roots.size()) return kExitError;
     const std::string roots = visible(roots_text(selection->roots));
     // A gate that found nothing to judge must not pass: an empty log directory is usually a
-    // job that never started, or a path with a typo below the root.
-    if (t.files == 0) {
-        std::fprintf(stderr, "runtop check: no data files under %s: nothing was checked\n",
-                     roots.c_str());
+    // job that never started, or a path with a typo below the root. Root by root: one run of
+    // two that never wrote must not pass beside the other.
+    const std::vector<IngestTotals> by_root = sources.totals_by_root();
+    for (std::size_t i = 0; i < by_root.size(); ++i) {
+        if (by_root[i].files > 0) continue;
+        std::fprintf(stderr, "runtop check: no data files under %s: nothing was checked there\n",
+                     visible(selection->roots[i].path).c_str());
         return kExitError;
     }
     // Nor one that could not read part of what it was asked to judge: the NaN may be in the
@@ -198,12 +201,14 @@ int cmd_check(const Args& args) {
                      unreadable_text(t).c_str());
     }
     // Nor one whose files hold nothing of their format (/etc/passwd, a garbage event file).
-    if (t.files_with_records == 0) {
+    for (std::size_t i = 0; i < by_root.size(); ++i) {
+        const IngestTotals& r = by_root[i];
+        if (r.files_with_records > 0) continue;
         std::fprintf(stderr,
                      "runtop check: no readable data under %s: %llu data file%s, none holding "
-                     "a valid record of its format; nothing was checked\n",
-                     roots.c_str(), static_cast<unsigned long long>(t.files),
-                     t.files == 1 ? "" : "s");
+                     "a valid record of its format; nothing was checked there\n",
+                     visible(selection->roots[i].path).c_str(),
+                     static_cast<unsigned long long>(r.files), r.files == 1 ? "" : "s");
         return kExitError;
     }
     const std::size_t failing = fail_on == "alert" ? alerts : shown;

@@ -17,11 +17,12 @@ void SourceSet::report(std::string line) {
 
 void SourceSet::rescan() {
     readable_roots_ = 0;
-    unreadable_dirs_ = 0;
-    for (const RootSpec& root : roots_) {
+    unreadable_dirs_.assign(roots_.size(), 0);
+    for (std::size_t ri = 0; ri < roots_.size(); ++ri) {
+        const RootSpec& root = roots_[ri];
         Discovered found = discover(root);
         if (found.root_ok) ++readable_roots_;
-        unreadable_dirs_ += found.unreadable_dirs;
+        unreadable_dirs_[ri] = found.unreadable_dirs;
         std::string joined;
         for (std::string& e : found.errors) joined += e + "\n";
         std::string& previous = root_errors_[root.path];
@@ -29,13 +30,14 @@ void SourceSet::rescan() {
             for (std::string& e : found.errors) report(std::move(e));
             previous = joined;
         }
-        for (SourceFile& file : found.files) add_file(std::move(file));
+        for (SourceFile& file : found.files) add_file(std::move(file), ri);
     }
 }
 
-SourceSet::Entry* SourceSet::add_file(SourceFile file) {
+SourceSet::Entry* SourceSet::add_file(SourceFile file, std::size_t root) {
     auto [it, inserted] = files_.try_emplace(file.path);
     if (!inserted) return it->second.reader ? &it->second : nullptr;
+    it->second.root = root;
     it->second.reader = factory_.make(std::move(file), sink_);
     if (!it->second.reader) return nullptr;
     order_.push_back(&it->second);
@@ -154,7 +156,8 @@ void SourceSet::on_watch_ready() {
         if (!format) continue;
         SourceFile file = source_file(root, e.path, e.rel_dir, *format);
         std::string key = read_order_key(file);
-        if (Entry* entry = add_file(std::move(file))) fresh.emplace_back(std::move(key), entry);
+        if (Entry* entry = add_file(std::move(file), e.root))
+            fresh.emplace_back(std::move(key), entry);
     }
     std::stable_sort(fresh.begin(), fresh.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -188,19 +191,29 @@ std::vector<std::string> SourceSet::take_messages() {
     return out;
 }
 
+void SourceSet::add_totals(const Entry& entry, IngestTotals& t) const {
+    const SourceReader& r = *entry.reader;
+    ++t.files;
+    const std::uint64_t records = t.records, bad = t.bad_rows + t.undecodable;
+    r.add_totals(t);
+    if (t.records - records > t.bad_rows + t.undecodable - bad) ++t.files_with_records;
+    if (!r.pending().empty()) ++t.pending_files;
+    if (!entry.last_error.empty()) ++t.unreadable_files;
+}
+
 IngestTotals SourceSet::totals() const {
     IngestTotals t;
-    t.unreadable_dirs = unreadable_dirs_;
-    for (const Entry* entry : order_) {
-        const SourceReader& r = *entry->reader;
-        ++t.files;
-        const std::uint64_t records = t.records, bad = t.bad_rows + t.undecodable;
-        r.add_totals(t);
-        if (t.records - records > t.bad_rows + t.undecodable - bad) ++t.files_with_records;
-        if (!r.pending().empty()) ++t.pending_files;
-        if (!entry->last_error.empty()) ++t.unreadable_files;
-    }
+    for (std::uint64_t n : unreadable_dirs_) t.unreadable_dirs += n;
+    for (const Entry* entry : order_) add_totals(*entry, t);
     return t;
+}
+
+std::vector<IngestTotals> SourceSet::totals_by_root() const {
+    std::vector<IngestTotals> out(roots_.size());
+    for (std::size_t ri = 0; ri < unreadable_dirs_.size() && ri < out.size(); ++ri)
+        out[ri].unreadable_dirs = unreadable_dirs_[ri];
+    for (const Entry* entry : order_) add_totals(*entry, out.at(entry->root));
+    return out;
 }
 
 std::vector<std::string> SourceSet::pending() const {

@@ -52,6 +52,8 @@ class SourceSet {
     // Warnings and errors since the last call, one line each; a repeated error is said once.
     std::vector<std::string> take_messages();
     IngestTotals totals() const;
+    // The same, root by root (in the order given): a gate fails on a root that held nothing.
+    std::vector<IngestTotals> totals_by_root() const;
     // How many roots existed and could be read at the last rescan.
     std::size_t readable_roots() const { return readable_roots_; }
     // Lines describing files that wait on an incomplete or corrupt tail.
@@ -61,6 +63,7 @@ class SourceSet {
     struct Entry {
         std::unique_ptr<SourceReader> reader;
         std::string last_error;
+        std::size_t root = 0;  // index into roots_
         FileId indexed;  // the identity by_id_ holds for it, if `is_indexed`
         bool is_indexed = false;
     };
@@ -68,7 +71,8 @@ class SourceSet {
 
     void report(std::string line);
     bool stopped() const { return stop_ && stop_(); }
-    Entry* add_file(SourceFile file);
+    Entry* add_file(SourceFile file, std::size_t root);
+    void add_totals(const Entry& entry, IngestTotals& t) const;
     void poll_entry(Entry& entry);
     void index(Entry& entry);
     // Files the watcher reports at a new path that a reader already follows (same device and
@@ -85,7 +89,7 @@ class SourceSet {
     std::unordered_map<FileId, Entry*, FileIdHash> by_id_;
     std::vector<std::string> messages_;
     std::map<std::string, std::string> root_errors_;
-    std::size_t unreadable_dirs_ = 0;  // below the roots, at the last rescan
+    std::vector<std::uint64_t> unreadable_dirs_;  // below each root, at the last rescan
     std::unique_ptr<Watcher> watcher_;
     std::chrono::steady_clock::time_point last_retry_{};
     std::size_t readable_roots_ = 0;

@@ -323,6 +323,20 @@ TEST_F(Check, NoReadableDataIsAnErrorNotAPass) {
     auto mixed = run_runtop({"check", dir_ / "garbage"});
     EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
     EXPECT_NE(mixed.err.find("not a TFRecord event file"), std::string::npos) << mixed.err;
+    // Each root on its own: a second run that never wrote, or wrote only garbage, fails the
+    // gate whatever the first holds.
+    write("other/events.out.tfevents.125.z", garbage);
+    auto other = run_runtop({"check", dir_ / "garbage", dir_ / "other"});
+    EXPECT_EQ(other.exit_code, 2) << other.err;
+    EXPECT_NE(other.err.find("runtop check: no readable data under " + (dir_ / "other")),
+              std::string::npos)
+        << other.err;
+    testing::make_dirs(dir_ / "empty");
+    auto empty = run_runtop({"check", dir_ / "garbage", dir_ / "empty"});
+    EXPECT_EQ(empty.exit_code, 2) << empty.err;
+    EXPECT_NE(empty.err.find("runtop check: no data files under " + (dir_ / "empty")),
+              std::string::npos)
+        << empty.err;
 }
 
 // ---- ../shared/samples -------------------------------------------------------------------
