@@ -175,7 +175,8 @@ int cmd_dump(const Args& args) {
     const PointCounts counts = store_point_counts(store, filter);
     std::fprintf(stderr, "runtop: %s, %s; %s\n", read_text(counts.series, counts.read, t).c_str(),
                  kept_text(counts).c_str(), problems_text(t, warnings).c_str());
-    return sources.readable_roots() == 0 ? kExitError : kExitOk;
+    if (sources.readable_roots() == 0 || say_incomplete("dump", t)) return kExitError;
+    return kExitOk;
 }
 
 }  // namespace runtop

@@ -160,7 +160,8 @@ int cmd_ls(const Args& args) {
                  static_cast<unsigned long long>(t.bad_data_crc + t.undecodable),
                  static_cast<unsigned long long>(t.bad_rows),
                  static_cast<unsigned long long>(t.resyncs), problems_text(t, warnings).c_str());
-    return sources.readable_roots() == 0 ? kExitError : kExitOk;
+    if (sources.readable_roots() == 0 || say_incomplete("ls", t)) return kExitError;
+    return kExitOk;
 }
 
 }  // namespace runtop

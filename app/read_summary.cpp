@@ -1,5 +1,7 @@
 #include "app/read_summary.h"
 
+#include <cstdio>
+
 #include <fmt/format.h>
 
 namespace runtop {
@@ -39,6 +41,13 @@ std::string unreadable_text(const IngestTotals& t) {
     if (t.unreadable_dirs == 0) return files;
     if (t.unreadable_files == 0) return dirs;
     return files + " and " + dirs;
+}
+
+bool say_incomplete(const char* command, const IngestTotals& totals) {
+    if (unreadable_count(totals) == 0) return false;
+    std::fprintf(stderr, "runtop %s: %s could not be read: the output is incomplete\n", command,
+                 unreadable_text(totals).c_str());
+    return true;
 }
 
 }  // namespace runtop

@@ -40,5 +40,10 @@ inline std::uint64_t unreadable_count(const IngestTotals& t) {
 }
 // "2 data files", "1 directory", "2 data files and 1 directory"
 std::string unreadable_text(const IngestTotals& totals);
+// ls and dump print what they could read; when part of the roots could not be read, this says
+// so in one line ("runtop dump: 1 data file could not be read: the output is incomplete") and
+// returns true: their exit status is then 2, as tar's is, so a script never takes a partial
+// listing or export for a whole one.
+bool say_incomplete(const char* command, const IngestTotals& totals);
 
 }  // namespace runtop

@@ -254,11 +254,6 @@ TEST_F(Check, AnAlertMergedIntoMsProbesWarningStaysAnAlert) {
     EXPECT_EQ(a[0]["also_runtop"], true);
 }
 
-// Runs `args` where file permissions apply: as nobody when the tests run as root.
-testing::CommandResult run_without_root(const std::vector<std::string>& args) {
-    return ::geteuid() == 0 ? testing::run_runtop_as_nobody(args) : run_runtop(args);
-}
-
 // A gate that could not read part of what it was asked to judge does not pass: a data file it
 // cannot open and a directory it cannot list are exit 2, whatever the rest holds, unless
 // --allow-unreadable says to judge what could be read.
@@ -273,7 +268,7 @@ TEST_F(Check, UnreadableFilesOrDirectoriesFailTheGateUnlessAllowed) {
     ASSERT_EQ(::chmod(locked_dir.c_str(), 0), 0);
     const std::string root = dir_ / "run";
 
-    auto r = run_without_root({"check", root});
+    auto r = testing::run_runtop_without_root({"check", root});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find(locked_file + ": cannot open: Permission denied"), std::string::npos)
         << r.err;
@@ -286,7 +281,7 @@ TEST_F(Check, UnreadableFilesOrDirectoriesFailTheGateUnlessAllowed) {
               std::string::npos)
         << r.err;
 
-    auto allowed = run_without_root({"check", "--allow-unreadable", root});
+    auto allowed = testing::run_runtop_without_root({"check", "--allow-unreadable", root});
     EXPECT_EQ(allowed.exit_code, 0) << allowed.err;  // rank 0 is healthy; rank 1's NaN unseen
     EXPECT_NE(allowed.err.find("1 data file and 1 directory could not be read, skipped "
                                "(--allow-unreadable)"),
@@ -296,7 +291,7 @@ TEST_F(Check, UnreadableFilesOrDirectoriesFailTheGateUnlessAllowed) {
     // Every file unreadable: nothing left to judge, even when allowed.
     const std::string only = dir_ / "run/rank_0/events.out.tfevents.1";
     ASSERT_EQ(::chmod(only.c_str(), 0), 0);
-    auto none = run_without_root({"check", "--allow-unreadable", root});
+    auto none = testing::run_runtop_without_root({"check", "--allow-unreadable", root});
     EXPECT_EQ(none.exit_code, 2) << none.err;
     EXPECT_NE(none.err.find("no readable data under " + root), std::string::npos) << none.err;
 }

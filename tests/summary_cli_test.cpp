@@ -3,6 +3,7 @@
 // restart or a repeated step superseded (read = kept + superseded); and a file waiting on an
 // incomplete last record is a "waiting:" line and a warning in every one of them.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <regex>
@@ -167,6 +168,33 @@ TEST(Summary, AWaitingFileIsReportedByEveryCommand) {
             << r.err;
         EXPECT_EQ(parse_summary(r.err).read, 2u) << command;
     }
+}
+
+// ls and dump are no gates, but a listing or an export that misses a file must not pass for a
+// whole one: everything readable is printed, then one line, and exit 2 (as tar does).
+TEST(Summary, LsAndDumpSayTheirOutputIsIncompleteWhenAFileCannotBeRead) {
+    TempDir dir;
+    ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);  // for nobody
+    testing::make_dirs(dir / "run/rank_0");
+    testing::make_dirs(dir / "run/rank_1");
+    testing::write_file(dir / "run/rank_0/events.out.tfevents.1", step_records(0, 1000));
+    testing::write_file(dir / "run/rank_1/events.out.tfevents.1", step_records(0, 1000));
+    const std::string locked = dir / "run/rank_1/events.out.tfevents.1";
+    ASSERT_EQ(::chmod(locked.c_str(), 0), 0);
+    for (const char* command : {"ls", "dump"}) {
+        auto r = testing::run_runtop_without_root({command, dir / "run"});
+        EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.err;
+        EXPECT_NE(r.out.find("train/loss"), std::string::npos) << r.out;  // rank 0 is printed
+        EXPECT_NE(r.err.find(locked + ": cannot open: Permission denied"), std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find(std::string("runtop ") + command +
+                             ": 1 data file could not be read: the output is incomplete"),
+                  std::string::npos)
+            << r.err;
+    }
+    ASSERT_EQ(::chmod(locked.c_str(), 0644), 0);
+    for (const char* command : {"ls", "dump"})
+        EXPECT_EQ(testing::run_runtop_without_root({command, dir / "run"}).exit_code, 0) << command;
 }
 
 }  // namespace

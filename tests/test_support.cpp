@@ -136,4 +136,8 @@ void RecordingSink::session_start(std::string_view, int, std::int64_t step, doub
     starts.push_back(step);
 }
 
+CommandResult run_runtop_without_root(const std::vector<std::string>& args) {
+    return ::geteuid() == 0 ? run_runtop_as_nobody(args) : run_runtop(args);
+}
+
 }  // namespace runtop::testing

@@ -74,6 +74,8 @@ CommandResult run_runtop(const std::vector<std::string>& args);
 // (root reads a chmod 000 file). Only when geteuid() == 0; the files it reads must be
 // reachable by others (TempDir is 0700: chmod it 0755).
 CommandResult run_runtop_as_nobody(const std::vector<std::string>& args);
+// As nobody when the tests run as root, else as is: wherever file permissions must apply.
+CommandResult run_runtop_without_root(const std::vector<std::string>& args);
 
 // Records every sink call in order.
 class RecordingSink : public PointSink {
