@@ -107,13 +107,6 @@ void PrintTo(const Mode& mode, std::ostream* os) {
 const Mode kInotify{"", "inotify", 20};
 const Mode kPoll{"--poll=100", "poll", 100};
 
-// Whether the process sleeps in a write to a full pipe (Linux: /proc/PID/wchan names the
-// kernel function it waits in, "pipe_write" or "anon_pipe_write").
-bool blocked_writing_to_pipe(pid_t pid) {
-    return testing::read_file("/proc/" + std::to_string(pid) + "/wchan").find("pipe_write") !=
-           std::string::npos;
-}
-
 // `runtop dump --follow --format jsonl ROOT` against a writer's ledger.
 class LiveRun {
   public:
@@ -143,26 +136,26 @@ class LiveRun {
         }
     }
 
-    // Keeps runtop busy until release(): with its output unread, runtop blocks writing the
-    // lines of a block appended to the busy file, in the middle of a turn of its loop, and only
-    // looks at the files again once released. Whatever the test does meanwhile,
-    // runtop sees only the outcome, however fast it would otherwise react.
+    // Keeps runtop busy until release(): with its output unread, runtop blocks on its full
+    // stdout pipe writing the lines of a block appended to the busy file, in the middle of a
+    // turn of its loop, and only looks at the files again once released. Whatever the test does
+    // meanwhile, runtop sees only the outcome, however fast it would otherwise react.
     void hold() {
         if (dead_) return;
         writer_.append_block(busy_, 400);  // ~120 KB of output: more than a pipe holds
         auto start = Clock::now();
-        while (!blocked_writing_to_pipe(follower_.pid())) {
+        while (!follower_.output_pipe_full()) {
             if (ms_since(start) > 10000) {
                 std::printf(
-                    "[fault] runtop was not seen blocked on its output within 10 s: this "
-                    "operation's timing is not forced\n");
+                    "[fault] runtop's output pipe did not fill within 10 s: this operation's "
+                    "timing is not forced\n");
                 return;
             }
-            sleep_ms(1);  // nothing to wait on: the state is only visible in /proc
+            sleep_ms(1);  // nothing to wait on: a pipe says when it has room, not when it is full
         }
     }
     void release() {
-        while (!dead_ && blocked_writing_to_pipe(follower_.pid())) follower_.read_some(100);
+        while (!dead_ && follower_.output_pipe_full()) follower_.read_some(100);
     }
 
     // Waits until the output holds every point written so far.

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,6 +115,12 @@ bool Follower::wait_until(const std::function<bool(const std::string&)>& done, i
 bool Follower::wait_for(const std::string& text, int timeout_ms) {
     return wait_until([&](const std::string& out) { return out.find(text) != std::string::npos; },
                       timeout_ms);
+}
+
+bool Follower::output_pipe_full() const {
+    int queued = 0;
+    const int capacity = out_fd_ >= 0 ? ::fcntl(out_fd_, F_GETPIPE_SZ) : -1;
+    return capacity > 0 && ::ioctl(out_fd_, FIONREAD, &queued) == 0 && queued >= capacity;
 }
 
 int Follower::stop() {

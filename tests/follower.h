@@ -37,6 +37,8 @@ class Follower {
     int stop();
 
     pid_t pid() const { return pid_; }
+    // Whether the child's stdout pipe is full: unless the test reads, its next write blocks.
+    bool output_pipe_full() const;
     const std::string& out() const { return out_; }
     // stderr, when it is not joined with stdout.
     const std::string& err() const { return err_; }
