@@ -166,7 +166,7 @@ void FaultWriter::ensure_open(Stream& st) {
     if (st.fd < 0) open_new_file(st);
 }
 
-void FaultWriter::write_or_throw(Stream& st, const std::string& bytes) {
+void FaultWriter::write_or_throw(Stream& st, std::string_view bytes) {
     std::size_t done = 0;
     while (done < bytes.size()) {
         ssize_t n = ::write(st.fd, bytes.data() + done, bytes.size() - done);
@@ -422,14 +422,15 @@ void FaultWriter::long_line(int s, std::size_t bytes, int pieces, int pause) {
     complete(st);
     ensure_open(st);
     // One field and no step: no row, whether runtop reads it whole or skips it. Written a MiB
-    // at a time, so a line of hundreds of MB costs the test no more memory than that.
+    // at a time from one buffer, so a line of hundreds of MB costs the test no more memory than
+    // that (the RSS test forks runtop from this process: its pages count in the child's peak).
     const std::string chunk(std::size_t{1} << 20, 'x');
     const std::size_t piece = bytes / static_cast<std::size_t>(pieces) + 1;
     for (std::size_t at = 0; at < bytes;) {
         if (at > 0) pause_ms(pause);
         for (std::size_t end = std::min(bytes, at + piece); at < end;) {
             const std::size_t n = std::min(chunk.size(), end - at);
-            write_or_throw(st, chunk.substr(0, n));
+            write_or_throw(st, std::string_view(chunk).substr(0, n));
             at += n;
         }
     }

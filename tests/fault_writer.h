@@ -27,6 +27,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace runtop::testing {
@@ -147,7 +148,7 @@ class FaultWriter {
     std::string records(Stream& st, int n, std::vector<LedgerPoint>& points);
     double next_value();
     void open_new_file(Stream& st);
-    void write_or_throw(Stream& st, const std::string& bytes);
+    void write_or_throw(Stream& st, std::string_view bytes);
     void ensure_open(Stream& st);
     void made_durable(const std::string& path, std::vector<LedgerPoint>& points);
     void complete(Stream& st);
