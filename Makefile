@@ -10,6 +10,7 @@ DESTDIR     ?=
 FUZZ_RUNS   ?= 1000000
 DEMO_DIR    ?= $(BUILD)/demo-run
 CMAKE_FLAGS ?=
+SOAK_SECONDS ?= 300
 
 # The build's, then what `make portable`/`make deb` run (dpkg-dev, file), then what the tests
 # run (test_tools() in tests/tmux_session.cpp names each program's package; a test checks that
@@ -21,7 +22,7 @@ DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev pro
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps build run test test-release test-asan test-portable portable deb bench fuzz \
-        install uninstall format clean
+        soak install uninstall format clean
 
 all: build
 
@@ -69,6 +70,13 @@ portable: build
 test-portable: deps portable
 	RUNTOP_TEST_BINARY=$(abspath $(BUILD))/runtop-portable \
 	    ctest --test-dir $(BUILD) --output-on-failure -j2
+
+# The fault-injection suite (tests/fault_injection_test.cpp) for longer than `make test` runs
+# it: the mixed churn for SOAK_SECONDS, every other scenario about 50 times larger (100,000
+# msProbe files), a new seed each time (printed; RUNTOP_FAULT_SEED=N replays one).
+soak: build
+	RUNTOP_SOAK_SECONDS=$(SOAK_SECONDS) RUNTOP_FAULT_SEED=$${RUNTOP_FAULT_SEED:-$$(date +%s)} \
+	    $(BUILD)/tests/runtop_tests --gtest_filter='*FaultLive.*:FaultOneShot.*'
 
 bench: portable
 	bench/run_bench.sh $(BUILD)

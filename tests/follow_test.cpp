@@ -1,8 +1,6 @@
 // `runtop dump --follow` on a file that grows: every point printed once, as it arrives.
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/follower.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
 #include "writers/tfrecord_writer.h"
@@ -18,72 +17,8 @@
 namespace runtop {
 namespace {
 
+using testing::Follower;
 using testing::TempDir;
-
-class Follower {
-  public:
-    // `as_nobody`: the child drops root privileges (so permissions apply) and its stderr is
-    // captured with its stdout.
-    explicit Follower(const std::string& dir, const std::string& mode = "",
-                      bool as_nobody = false) {
-        int fds[2];
-        if (::pipe(fds) != 0) throw std::runtime_error("pipe");
-        const std::string bin = testing::runtop_binary();
-        const char* binary = bin.c_str();
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            ::dup2(fds[1], 1);
-            ::close(fds[0]);
-            if (as_nobody) {
-                ::dup2(fds[1], 2);
-                if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(126);
-            }
-            if (mode.empty())
-                ::execl(binary, binary, "dump", "--follow", dir.c_str(), nullptr);
-            else
-                ::execl(binary, binary, "dump", "--follow", mode.c_str(), dir.c_str(), nullptr);
-            ::_exit(127);
-        }
-        ::close(fds[1]);
-        fd_ = fds[0];
-    }
-    ~Follower() {
-        if (pid_ > 0) {
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, 0);
-        }
-        ::close(fd_);
-    }
-    // Reads until `text` has appeared in the output or the deadline passes.
-    bool wait_for(const std::string& text, int timeout_ms = 10000) {
-        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-        while (out_.find(text) == std::string::npos) {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                deadline - std::chrono::steady_clock::now());
-            if (left.count() <= 0) return false;
-            pollfd p{fd_, POLLIN, 0};
-            if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
-            char buf[4096];
-            ssize_t n = ::read(fd_, buf, sizeof buf);
-            if (n <= 0) return false;
-            out_.append(buf, static_cast<std::size_t>(n));
-        }
-        return true;
-    }
-    int stop() {
-        ::kill(pid_, SIGTERM);
-        int status = 0;
-        ::waitpid(pid_, &status, 0);
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    const std::string& out() const { return out_; }
-
-  private:
-    pid_t pid_ = -1;
-    int fd_ = -1;
-    std::string out_;
-};
 
 std::size_t count(const std::string& haystack, const std::string& needle) {
     std::size_t n = 0;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,20 +83,22 @@ std::string runtop_binary() {
     return chosen && *chosen ? chosen : RUNTOP_BINARY;
 }
 
-namespace {
-
-CommandResult run_runtop_with(const std::vector<std::string>& args, bool as_nobody) {
+CommandResult run_runtop(const std::vector<std::string>& args, const RunOptions& options) {
     const std::string binary = runtop_binary();
     TempDir tmp;
     std::string out_path = tmp / "out", err_path = tmp / "err";
+    const rlimit files{options.max_open_files, options.max_open_files};
     pid_t pid = ::fork();
     if (pid == 0) {
         int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(out, 1);
         ::dup2(err, 2);
+        ::close(out);
+        ::close(err);
+        if (options.max_open_files != 0 && ::setrlimit(RLIMIT_NOFILE, &files) != 0) ::_exit(125);
         // The output files stay open across the switch: nobody needs no access to them.
-        if (as_nobody &&
+        if (options.as_nobody &&
             (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0))
             ::_exit(126);
         std::vector<char*> argv;
@@ -107,19 +110,16 @@ CommandResult run_runtop_with(const std::vector<std::string>& args, bool as_nobo
         ::_exit(127);
     }
     int status = 0;
-    ::waitpid(pid, &status, 0);
+    struct rusage usage {};
+    ::wait4(pid, &status, 0, &usage);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
-            read_file(err_path)};
-}
-
-}  // namespace
-
-CommandResult run_runtop(const std::vector<std::string>& args) {
-    return run_runtop_with(args, false);
+            read_file(err_path), usage.ru_maxrss};
 }
 
 CommandResult run_runtop_as_nobody(const std::vector<std::string>& args) {
-    return run_runtop_with(args, true);
+    RunOptions options;
+    options.as_nobody = true;
+    return run_runtop(args, options);
 }
 
 SeriesId RecordingSink::series(const SeriesKey& key, SourceKind kind) {

@@ -65,11 +65,16 @@ struct CommandResult {
     int exit_code;
     std::string out;
     std::string err;
+    long max_rss_kb = 0;  // the child's peak resident set (wait4's ru_maxrss)
+};
+struct RunOptions {
+    std::uint64_t max_open_files = 0;  // RLIMIT_NOFILE of the child; 0: inherited
+    bool as_nobody = false;            // see run_runtop_as_nobody()
 };
 // The runtop binary the tests drive: this build's, or $RUNTOP_TEST_BINARY when set (`make
 // test-portable` runs the same tests against the static runtop-portable).
 std::string runtop_binary();
-CommandResult run_runtop(const std::vector<std::string>& args);
+CommandResult run_runtop(const std::vector<std::string>& args, const RunOptions& options = {});
 // The same as user `nobody` (uid 65534), so file permissions apply: for tests run as root
 // (root reads a chmod 000 file). Only when geteuid() == 0; the files it reads must be
 // reachable by others (TempDir is 0700: chmod it 0755).
