@@ -110,9 +110,12 @@ int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWr
         sources.on_watch_ready();
         writer.flush();
         print_messages(sources, stderr);
-        if (std::exchange(first, false))  // how much of the kernel's inotify budget this takes
-            std::fprintf(stderr, "runtop: watching: %s\n",
-                         visible(sources.watch_summary()).c_str());
+        if (std::exchange(first, false)) {  // how much of the kernel's inotify budget it takes
+            std::string line;
+            for (const std::string& w : sources.watch_summary())
+                line += (line.empty() ? "" : "; ") + w;
+            std::fprintf(stderr, "runtop: watching: %s\n", visible(line).c_str());
+        }
         if (stop_requested()) break;  // asked while printing: no need to wait out the poll
         int timeout = sources.watch_timeout_ms();
         if (timeout < 0 || timeout > kMaxWaitMs) timeout = kMaxWaitMs;

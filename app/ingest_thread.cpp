@@ -110,7 +110,7 @@ void IngestThread::run() {
         {
             std::lock_guard lock(mutex_);
             totals_ = sources.totals();
-            watching_ = sources.watch_summary(true);
+            watching_ = sources.watch_summary();
             readable_roots_ = sources.readable_roots();
             for (std::string& m : sources.take_messages()) messages_.push_back(std::move(m));
             if (first) first_pass_read_ = true;
@@ -222,7 +222,7 @@ IngestTotals IngestThread::totals() const {
     return totals_;
 }
 
-std::string IngestThread::watching() const {
+std::vector<std::string> IngestThread::watching() const {
     std::lock_guard lock(mutex_);
     return watching_;
 }

@@ -71,8 +71,8 @@ class IngestThread {
     bool backfilled() const;
 
     IngestTotals totals() const;
-    // How the roots are watched, briefly (SourceSet::watch_summary()).
-    std::string watching() const;
+    // How the roots are watched (SourceSet::watch_summary()).
+    std::vector<std::string> watching() const;
     std::vector<std::string> take_messages();
     std::size_t readable_roots() const;
 
@@ -95,7 +95,7 @@ class IngestThread {
     std::uint64_t queued_points_ = 0;
     bool first_pass_read_ = false;
     IngestTotals totals_;
-    std::string watching_;
+    std::vector<std::string> watching_;
     std::vector<std::string> messages_;
     std::size_t readable_roots_ = 0;
 

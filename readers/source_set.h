@@ -46,8 +46,8 @@ class SourceSet {
     void on_watch_ready();
     const Watcher* watcher() const { return watcher_.get(); }
     // How the roots are watched (Watcher::describe()), or "" before watch().
-    std::string watch_summary(bool brief = false) const {
-        return watcher_ ? watcher_->describe(brief) : std::string();
+    std::vector<std::string> watch_summary() const {
+        return watcher_ ? watcher_->describe() : std::vector<std::string>();
     }
     // Warnings and errors since the last call, one line each; a repeated error is said once.
     std::vector<std::string> take_messages();

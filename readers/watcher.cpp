@@ -108,7 +108,7 @@ bool Watcher::polling(std::size_t root) const {
     return s_->opt.mode == WatchMode::kPoll || !s_->inotify;
 }
 
-std::string Watcher::describe(bool brief) const {
+std::vector<std::string> Watcher::describe() const {
     std::size_t polled = 0, watched = 0, missing = 0;
     for (const Root& r : s_->roots) {
         if (!r.present)
@@ -119,28 +119,19 @@ std::string Watcher::describe(bool brief) const {
             ++watched;
     }
     const std::size_t watches = s_->watches.size();
-    if (brief) {
-        std::string out;
-        if (watched > 0) out = fmt::format("{} inotify watch{}", watches, watches == 1 ? "" : "es");
-        if (polled > 0)
-            out += fmt::format("{}polled every {} ms", out.empty() ? "" : ", ",
-                               s_->opt.poll_interval_ms);
-        return out;
-    }
     // The kernel's limit is read once: it is a /proc file, and this is asked every turn.
     static const int limit = InotifySession::max_user_watches();
-    std::string out;
-    if (watched > 0)
-        out = fmt::format("{} inotify watch{} for {} root{} (one per directory; "
-                          "fs.inotify.max_user_watches = {})",
-                          watches, watches == 1 ? "" : "es", watched, watched == 1 ? "" : "s",
-                          limit);
+    auto roots = [](std::size_t n) { return fmt::format("{} root{}", n, n == 1 ? "" : "s"); };
+    std::vector<std::string> out;
+    if (watched > 0) {
+        out.push_back(fmt::format("{} inotify watch{} for {}, one per directory", watches,
+                                  watches == 1 ? "" : "es", roots(watched)));
+        out.push_back(fmt::format("of this user's fs.inotify.max_user_watches = {}", limit));
+    }
     if (polled > 0)
-        out += fmt::format("{}{} root{} polled every {} ms", out.empty() ? "" : "; ", polled,
-                           polled == 1 ? "" : "s", s_->opt.poll_interval_ms);
-    if (missing > 0)
-        out += fmt::format("{}{} root{} not there yet", out.empty() ? "" : "; ", missing,
-                           missing == 1 ? "" : "s");
+        out.push_back(
+            fmt::format("{} polled every {} ms", roots(polled), s_->opt.poll_interval_ms));
+    if (missing > 0) out.push_back(fmt::format("{} not there yet", roots(missing)));
     return out;
 }
 

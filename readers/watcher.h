@@ -117,10 +117,10 @@ public:
     // appeared yet: whether polling is already certain (forced, or inotify unavailable).
     bool polling(std::size_t root) const;
     WatcherStats stats() const;
-    // How the roots are watched, for the user: "12 inotify watches for 2 roots (one per
-    // directory; fs.inotify.max_user_watches = 524288)", "1 root polled every 500 ms", or both.
-    // `brief`: for a status line ("12 inotify watches", "polled every 500 ms").
-    std::string describe(bool brief = false) const;
+    // How the roots are watched, for the user, in short lines: "12 inotify watches for 2 roots,
+    // one per directory", "of this user's fs.inotify.max_user_watches = 524288", "1 root polled
+    // every 500 ms", "1 root not there yet".
+    std::vector<std::string> describe() const;
 
 private:
     struct State;

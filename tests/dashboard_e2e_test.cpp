@@ -344,9 +344,11 @@ TEST_F(DashboardE2e, KeysDriveEveryView) {
     ASSERT_TRUE(s.send_keys({"Escape"}));
     ASSERT_TRUE(s.wait_for(is_overview, "the overview after Esc"));
 
-    // ? shows the help; a key closes it.
+    // ? shows the help, ending with how the files are watched; a key closes it.
     ASSERT_TRUE(s.send_keys({"?"}));
     ASSERT_TRUE(s.wait_for("runtop keys"));
+    ASSERT_TRUE(s.send_keys(std::vector<std::string>(120, "Down")));
+    ASSERT_TRUE(s.wait_for("inotify watches for 1 root, one per directory"));
     ASSERT_TRUE(s.send_keys({"Escape"}));
     ASSERT_TRUE(s.wait_for(
         [](const std::string& screen) {

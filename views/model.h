@@ -40,7 +40,7 @@ struct IngestInfo {
     std::size_t roots = 0;
     std::uint64_t files = 0;
     // The dashboard's live state (snapshot leaves these alone: a one-shot read).
-    std::string watching;       // how the roots are watched: "12 inotify watches", "polled..."
+    std::vector<std::string> watching;  // how the roots are watched (inotify, polling): `?` says
     bool live = false;
     bool following = true;      // false: paused by the user, new data waits
     bool backfilling = false;   // still reading what was on disk at start

@@ -523,6 +523,12 @@ void draw_help(Canvas& canvas, const ViewModel& model, int scroll) {
     lines.push_back({"Mouse", "", "", true});
     lines.push_back({"click", "select; click the selection again to open it", ""});
     lines.push_back({"wheel", "scroll (detail chart: zoom about the pointer)", ""});
+    if (!model.ingest.watching.empty()) {  // live only: how many inotify watches, or polling
+        lines.push_back({});
+        lines.push_back({"Files", "", "", true});
+        for (const std::string& w : model.ingest.watching)
+            lines.push_back({lines.back().heading ? "watching" : "", w, ""});
+    }
 
     const int w = std::min(canvas.width() - 2, 96), h = canvas.height() - 2;
     const int x0 = (canvas.width() - w) / 2, y0 = 1;

@@ -229,8 +229,7 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     segments.push_back({plural(model.points(), "point", "points"), base});
     if (model.ingest.roots > 0)
         segments.push_back({plural(model.ingest.roots, "root", "roots") + ", " +
-                                plural(model.ingest.files, "file", "files") +
-                                (in.watching.empty() ? std::string() : ", " + in.watching),
+                                plural(model.ingest.files, "file", "files"),
                             base});
     // The rate last of the counts: its width changes every second, and nothing after it should
     // move (every shifted cell is bytes on the wire).
