@@ -113,8 +113,8 @@ void EventFileReader::start_corruption(std::uint64_t at, const char* header) {
     corrupt_since_ = at;
     if (header_valid(header)) {
         ++stats_.oversized;
-        corrupt_reason_ = fmt::format("record length {} is past the {} MiB limit",
-                                      load64(header), kMaxRecordBytes >> 20);
+        corrupt_reason_ = fmt::format("record length {} is past the {} MiB limit", load64(header),
+                                      kMaxRecordBytes >> 20);
     } else {
         corrupt_reason_ = "length checksum mismatch";
     }

@@ -78,8 +78,7 @@ class EventFileReader final : public SourceReader, private EventHandler, private
     std::size_t consume(const char* data, std::size_t len, bool at_eof) override;
 
     // Consumes whole records from data[pos, len) (base: the file offset of data[0]).
-    void scan(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
-              std::size_t& pos);
+    void scan(const char* data, std::size_t len, bool at_eof, std::uint64_t base, std::size_t& pos);
     bool resync(const char* data, std::size_t len, bool at_eof, std::uint64_t base,
                 std::size_t& pos);
     void start_corruption(std::uint64_t at, const char* header);

@@ -3,10 +3,10 @@
 // A job can leave millions of files (msProbe writes one CSV per step per rank), and a process
 // may hold ~1024: so a reader does not own its descriptor, it asks for it when it reads. The
 // budget (one per thread: readers are polled by one thread, and a descriptor is only ever closed
-// by the thread that reads through it) keeps the most recently read files open (those still growing) and closes the least
-// recently read one when another file needs a descriptor; that file is opened again from its
-// path when it is next read, and only if the path still leads to the same file (device and
-// inode): otherwise the reader sees the file as replaced.
+// by the thread that reads through it) keeps the most recently read files open (those still
+// growing) and closes the least recently read one when another file needs a descriptor; that file
+// is opened again from its path when it is next read, and only if the path still leads to the same
+// file (device and inode): otherwise the reader sees the file as replaced.
 //
 // Why keep any open at all: a file that is renamed away or deleted can still be read to its
 // end through an open descriptor, so a writer's last records before a rotation are not lost.
@@ -35,7 +35,8 @@ struct FileId {
 
 struct FileIdHash {
     std::size_t operator()(const FileId& id) const {
-        return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(id.ino) * 0x9e3779b97f4a7c15ull ^
+        return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(id.ino) *
+                                              0x9e3779b97f4a7c15ull ^
                                           static_cast<std::uint64_t>(id.dev));
     }
 };

@@ -8,8 +8,8 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -64,7 +64,7 @@ class SourceSet {
         std::unique_ptr<SourceReader> reader;
         std::string last_error;
         std::size_t root = 0;  // index into roots_
-        FileId indexed;  // the identity by_id_ holds for it, if `is_indexed`
+        FileId indexed;        // the identity by_id_ holds for it, if `is_indexed`
         bool is_indexed = false;
     };
     using Files = std::map<std::string, Entry>;

@@ -91,7 +91,7 @@ struct WatcherStats {
 int poll_stride(std::int64_t quiet_ms, int poll_interval_ms);
 
 class Watcher {
-public:
+  public:
     // Roots are directories or single regular files. A missing root is not fatal: it is named in
     // take_messages() and re-stat'ed every poll interval until it appears (a job that has not
     // created its output directory yet). The initial walk happens here; the first take_events()
@@ -122,7 +122,7 @@ public:
     // every 500 ms", "1 root not there yet".
     std::vector<std::string> describe() const;
 
-private:
+  private:
     struct State;
     explicit Watcher(std::unique_ptr<State> state);
     std::unique_ptr<State> s_;

@@ -34,10 +34,12 @@ std::vector<std::string> sample_records() {
         frame_record(events::file_version(kWall)),
         frame_record(events::text("config", "{\"lr\": 0.1}", 0, kWall)),
         frame_record(events::simple_scalar("train/loss", 2.5f, 0, kWall)),
-        frame_record(events::tensor_scalar("train/acc", DType::kFloat, 0.25, Encoding::kTensorContent, 0, kWall)),
+        frame_record(events::tensor_scalar("train/acc", DType::kFloat, 0.25,
+                                           Encoding::kTensorContent, 0, kWall)),
         frame_record(events::histogram("weights", {1, 2, 3}, 0, kWall)),
         frame_record(events::simple_scalar("train/loss", 2.0f, 1, kWall + 1)),
-        frame_record(events::tensor_scalar("train/acc", DType::kDouble, 0.5, Encoding::kTypedField, 1, kWall + 1)),
+        frame_record(events::tensor_scalar("train/acc", DType::kDouble, 0.5, Encoding::kTypedField,
+                                           1, kWall + 1)),
         frame_record(events::simple_scalar("train/loss", NAN, 2, kWall + 2)),
         frame_record(events::simple_scalar("train/loss", 1.5f, 3, kWall + 3)),
     };
@@ -171,7 +173,8 @@ TEST(EventFileReader, BadDataCrcMidFileSkipsOnlyThatRecord) {
     std::vector<std::string> warnings = reader.take_warnings();
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find(path), std::string::npos);
-    EXPECT_NE(warnings[0].find("offset " + std::to_string(offset)), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("offset " + std::to_string(offset)), std::string::npos)
+        << warnings[0];
     EXPECT_NE(warnings[0].find("data checksum"), std::string::npos);
 }
 
@@ -392,8 +395,8 @@ std::string header_claiming(std::uint64_t length) {
 }
 
 TEST(EventFileReader, AWildLengthWithAValidChecksumIsCorruptionNotAWait) {
-    for (std::uint64_t length : {(std::uint64_t{1} << 28) + 5, std::uint64_t{1} << 34,
-                                 std::uint64_t{1} << 60}) {
+    for (std::uint64_t length :
+         {(std::uint64_t{1} << 28) + 5, std::uint64_t{1} << 34, std::uint64_t{1} << 60}) {
         SCOPED_TRACE(length);
         std::string bytes = frame_record(events::file_version(kWall)) +
                             frame_record(events::simple_scalar("loss", 1, 0, kWall)) +

@@ -97,9 +97,12 @@ TEST(FileKinds, ReadOrderReplaysRestartsInTime) {
     EXPECT_LT(event_key("/e/events.out.tfevents.10.h"), event_key("/e/events.out.tfevents.9.h"));
     EXPECT_LT(event_key("/e/a/events.out.tfevents.2.h"), event_key("/e/b/events.out.tfevents.1.h"));
     // ...except that a rotated copy (a name extending another) is older than what replaced it.
-    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0.old"), event_key("/e/events.out.tfevents.10.h.0"));
-    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0.bak"), event_key("/e/events.out.tfevents.10.h.0"));
-    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0"), event_key("/e/events.out.tfevents.11.h.0"));
+    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0.old"),
+              event_key("/e/events.out.tfevents.10.h.0"));
+    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0.bak"),
+              event_key("/e/events.out.tfevents.10.h.0"));
+    EXPECT_LT(event_key("/e/events.out.tfevents.10.h.0"),
+              event_key("/e/events.out.tfevents.11.h.0"));
 }
 
 }  // namespace

@@ -92,7 +92,8 @@ class LiveSet {
 void expect_exactly(const LiveSet& live, const std::vector<std::tuple<int, int, float>>& spans) {
     std::map<std::pair<std::int64_t, double>, int> want;
     for (auto [from, to, base] : spans)
-        for (int s = from; s < to; ++s) ++want[{s, static_cast<double>(base + static_cast<float>(s))}];
+        for (int s = from; s < to; ++s)
+            ++want[{s, static_cast<double>(base + static_cast<float>(s))}];
     EXPECT_EQ(live.delivered(), want);
 }
 
