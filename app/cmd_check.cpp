@@ -9,8 +9,8 @@
 #include "app/inputs.h"
 #include "app/read_summary.h"
 #include "app/rules_file.h"
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
 #include "core/format.h"
 
 namespace runtop {

@@ -25,10 +25,10 @@
 #include "app/inputs.h"
 #include "app/rules_file.h"
 #include "app/signal_pipe.h"
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
 #include "core/format.h"
-#include "core/store.h"
+#include "core/store/store.h"
 #include "views/screen.h"
 #include "views/terminal/terminal.h"
 

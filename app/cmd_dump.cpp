@@ -10,7 +10,7 @@
 #include "app/signals.h"
 #include "core/format.h"
 #include "core/series_filter.h"
-#include "core/store.h"
+#include "core/store/store.h"
 
 namespace runtop {
 

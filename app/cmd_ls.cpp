@@ -9,7 +9,7 @@
 #include "app/read_summary.h"
 #include "core/format.h"
 #include "core/series_filter.h"
-#include "core/store.h"
+#include "core/store/store.h"
 
 namespace runtop {
 

@@ -9,7 +9,7 @@
 
 #include "app/args.h"
 #include "core/result.h"
-#include "core/run_compare.h"
+#include "core/compare/run_compare.h"
 
 namespace runtop {
 

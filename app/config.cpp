@@ -12,7 +12,7 @@
 #include <variant>
 
 #include "core/format.h"
-#include "core/store_limits.h"
+#include "core/store/store_limits.h"
 
 namespace runtop {
 

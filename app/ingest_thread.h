@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/anomaly_log.h"
+#include "core/analysis/anomaly_log.h"
 #include "core/point_sink.h"
 #include "readers/source_reader.h"
 #include "readers/source_set.h"

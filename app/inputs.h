@@ -10,7 +10,7 @@
 #include "core/identity.h"
 #include "core/result.h"
 #include "core/series_filter.h"
-#include "core/store_limits.h"
+#include "core/store/store_limits.h"
 #include "readers/source_set.h"
 
 namespace runtop {

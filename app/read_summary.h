@@ -13,7 +13,7 @@
 #include <string>
 
 #include "core/series_filter.h"
-#include "core/store.h"
+#include "core/store/store.h"
 #include "readers/source_reader.h"
 
 namespace runtop {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/result.h"
-#include "core/rule_config.h"
+#include "core/analysis/rule_config.h"
 
 namespace runtop {
 

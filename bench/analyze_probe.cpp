@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
-#include "core/store.h"
-#include "core/store_limits.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
+#include "core/store/store.h"
+#include "core/store/store_limits.h"
 
 namespace {
 

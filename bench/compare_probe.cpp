@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "core/run_compare.h"
-#include "core/store.h"
+#include "core/compare/run_compare.h"
+#include "core/store/store.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <string>
 
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
-#include "core/store.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
+#include "core/store/store.h"
 #include "views/screen.h"
 
 namespace runtop {

@@ -16,7 +16,7 @@
 #include <unordered_map>
 
 #include "core/point_sink.h"
-#include "core/store.h"
+#include "core/store/store.h"
 #include "readers/source_set.h"
 
 namespace {

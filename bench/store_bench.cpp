@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/store.h"
+#include "core/store/store.h"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/store.h"
-#include "core/store_limits.h"
+#include "core/store/store.h"
+#include "core/store/store_limits.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 #include "readers/msprobe_anomaly_reader.h"
 
 #include "core/identity.h"
-#include "core/msprobe_tag.h"
+#include "core/analysis/msprobe_tag.h"
 
 #include <fmt/format.h>
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/msprobe_tag.h"
+#include "core/analysis/msprobe_tag.h"
 #include "readers/whole_file_reader.h"
 
 namespace runtop {

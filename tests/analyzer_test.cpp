@@ -1,7 +1,7 @@
 // The Analyzer: every rule as points arrive (episodes, states, cross-rank waits, msProbe's rules
 // verbatim, stalls), and the default rules on a realistic 8-rank run: silent when it is healthy,
 // exactly the injected failures when it is not.
-#include "core/analyzer.h"
+#include "core/analysis/analyzer.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/msprobe_tag.h"
+#include "core/analysis/msprobe_tag.h"
 
 namespace runtop {
 namespace {

@@ -1,13 +1,13 @@
 // The anomaly log: episodes, msProbe imports (replaced by key), msProbe's analyser order, and
 // runtop's findings on msProbe statistics merged into the entry msProbe wrote for them.
-#include "core/anomaly_log.h"
+#include "core/analysis/anomaly_log.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "core/msprobe_tag.h"
+#include "core/analysis/msprobe_tag.h"
 
 namespace runtop {
 namespace {

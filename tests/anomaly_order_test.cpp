@@ -1,6 +1,6 @@
 // msProbe's analyser order: stages, pipeline order per stage, and the top 8 of the sample's
 // anomaly.json files against the anomaly_analyse.json msProbe wrote from them.
-#include "core/anomaly_order.h"
+#include "core/analysis/anomaly_order.h"
 
 #include <gtest/gtest.h>
 

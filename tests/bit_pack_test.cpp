@@ -1,4 +1,4 @@
-#include "core/bit_pack.h"
+#include "core/store/bit_pack.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Sealed chunks: every point comes back bit for bit (a NaN may come back as the quiet NaN),
 // whatever the steps, walls and values, and realistic series take well under 16 bytes a point.
-#include "core/chunk_codec.h"
+#include "core/store/chunk_codec.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "core/store.h"
+#include "core/store/store.h"
 #include "tests/test_support.h"
 
 namespace runtop {

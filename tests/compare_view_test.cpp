@@ -1,4 +1,4 @@
-// The compare view (views/compare_view.h): golden frames of `runtop snapshot --view compare` on
+// The compare view (views/compare/compare_view.h): golden frames of `runtop snapshot --view compare` on
 // two runs written by runtop's own event writer, and in-process checks of the rows' order, the
 // overlaid sparkline's glyphs (symmetric where the runs agree, NaN visible), the notice with
 // fewer than two runs, that only the rows on screen query sparklines, and that a key's frame
@@ -28,16 +28,16 @@
 #include <string>
 #include <vector>
 
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
 #include "core/series_filter.h"
-#include "core/store.h"
+#include "core/store/store.h"
 #include "tests/model_fixture.h"
 #include "tests/test_support.h"
 #include "tests/view_fixture.h"
 #include "views/canvas.h"
-#include "views/compare_cache.h"
-#include "views/compare_view.h"
+#include "views/compare/compare_cache.h"
+#include "views/compare/compare_view.h"
 #include "views/glyphs.h"
 #include "views/model.h"
 #include "writers/event_writer.h"

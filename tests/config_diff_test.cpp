@@ -1,5 +1,5 @@
-// Configuration flattening (core/config_flatten.h) and the difference between two runs'
-// configurations (core/config_diff.h): JSON nesting, key/value lines, markdown tables, the keys
+// Configuration flattening (core/config/config_flatten.h) and the difference between two runs'
+// configurations (core/config/config_diff.h): JSON nesting, key/value lines, markdown tables, the keys
 // the hparams.yaml and deepspeed_config.csv readers give, ranks that agree or not, text that is
 // not structured, empty configurations.
 #include <gtest/gtest.h>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/config_diff.h"
-#include "core/config_flatten.h"
-#include "core/store.h"
+#include "core/config/config_diff.h"
+#include "core/config/config_flatten.h"
+#include "core/store/store.h"
 
 namespace runtop {
 namespace {

@@ -1,5 +1,5 @@
 // Cross-rank statistics against hand-computed values, and against a sort-based reference.
-#include "core/cross_rank.h"
+#include "core/analysis/cross_rank.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "core/store.h"
+#include "core/store/store.h"
 #include "readers/msprobe_csv_reader.h"
 #include "readers/read_scratch.h"
 #include "readers/source_set.h"

@@ -18,11 +18,11 @@
 
 #include <fmt/format.h>
 
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
 #include "core/format.h"
-#include "core/smoothing.h"
-#include "core/store.h"
+#include "core/analysis/smoothing.h"
+#include "core/store/store.h"
 #include "tests/view_fixture.h"
 #include "views/canvas.h"
 #include "views/chart_plot.h"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/run_compare.h"
+#include "core/compare/run_compare.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
 #include "writers/tfrecord_writer.h"

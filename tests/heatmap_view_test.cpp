@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
-#include "core/store.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
+#include "core/store/store.h"
 #include "tests/model_fixture.h"
 #include "tests/view_fixture.h"
 #include "views/canvas.h"

@@ -7,9 +7,9 @@
 #include <string>
 #include <utility>
 
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
-#include "core/store.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
+#include "core/store/store.h"
 #include "views/canvas.h"
 
 namespace runtop::testing {

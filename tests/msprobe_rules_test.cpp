@@ -1,6 +1,6 @@
 // msProbe's anomaly rules: every consequence listed in reference/FORMATS.md §1.5, the legacy
 // running-mean variant, and the history update bit for bit against msProbe's own messages.
-#include "core/msprobe_rules.h"
+#include "core/analysis/msprobe_rules.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/rolling_stats.h"
+#include "core/analysis/rolling_stats.h"
 
 #include <gtest/gtest.h>
 

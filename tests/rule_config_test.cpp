@@ -1,6 +1,6 @@
 // Rules files: the built-in defaults, msProbe's own monitor config read verbatim, built-in types
 // replacing their defaults, errors that say where they are; the default tag regexes on real tags.
-#include "core/rule_config.h"
+#include "core/analysis/rule_config.h"
 
 #include <gtest/gtest.h>
 #include <re2/re2.h>

@@ -1,4 +1,4 @@
-// Run comparison (core/run_compare.h): alignment by step and by relative wall time, Δ and ratio
+// Run comparison (core/compare/run_compare.h): alignment by step and by relative wall time, Δ and ratio
 // at the newest common step, the first divergence, tags in one run only, different step grids,
 // restarts, NaN and infinities, cross-rank means, the filter, and the rows per tag.
 // tests/run_comparer_test.cpp checks compare_runs against a plain model on random runs and the
@@ -10,9 +10,9 @@
 #include <limits>
 #include <string>
 
-#include "core/run_compare.h"
+#include "core/compare/run_compare.h"
 #include "core/series_filter.h"
-#include "core/store.h"
+#include "core/store/store.h"
 
 namespace runtop {
 namespace {

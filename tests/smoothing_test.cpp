@@ -1,4 +1,4 @@
-#include "core/smoothing.h"
+#include "core/analysis/smoothing.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "core/store.h"
+#include "core/store/store.h"
 #include "readers/discovery.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/format.h"
-#include "core/store.h"
+#include "core/store/store.h"
 
 namespace runtop::ui {
 namespace {

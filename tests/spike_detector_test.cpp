@@ -1,7 +1,7 @@
 // The robust spike rule on realistic training curves: quiet on healthy data (noisy, decaying,
 // heavy-tailed, level shifts), exact on injected spikes; checked against a direct sort-based
 // implementation of the rule as the header states it.
-#include "core/spike_detector.h"
+#include "core/analysis/spike_detector.h"
 
 #include <gtest/gtest.h>
 

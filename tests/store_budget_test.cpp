@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "core/store.h"
+#include "core/store/store.h"
 #include "tests/store_model.h"
 #include "tests/test_support.h"
 

@@ -1,4 +1,4 @@
-#include "core/store_limits.h"
+#include "core/store/store_limits.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/store.h"
+#include "core/store/store.h"
 
 #include <gtest/gtest.h>
 

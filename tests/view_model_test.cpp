@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/analyzer.h"
-#include "core/analyzing_sink.h"
-#include "core/store.h"
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
+#include "core/store/store.h"
 #include "tests/model_fixture.h"
 #include "views/anomaly_view.h"
 #include "views/canvas.h"

@@ -9,7 +9,7 @@
 #include <limits>
 #include <optional>
 
-#include "core/series.h"
+#include "core/store/series.h"
 
 namespace runtop::ui {
 

@@ -27,11 +27,11 @@
 #include <fmt/format.h>
 
 #include "core/format.h"
-#include "core/smoothing.h"
+#include "core/analysis/smoothing.h"
 #include "views/chart_plot.h"
 #include "views/chart_points.h"
-#include "views/compare_chart.h"
-#include "views/compare_frame.h"
+#include "views/compare/compare_chart.h"
+#include "views/compare/compare_frame.h"
 #include "views/sparkline.h"
 #include "views/view_common.h"
 

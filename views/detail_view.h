@@ -23,7 +23,7 @@
 #include <optional>
 #include <string>
 
-#include "core/run_compare.h"
+#include "core/compare/run_compare.h"
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/input.h"

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "core/cross_rank.h"
+#include "core/analysis/cross_rank.h"
 #include "core/format.h"
 #include "views/glyphs.h"
 #include "views/view_common.h"

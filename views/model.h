@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/analyzer.h"
+#include "core/analysis/analyzer.h"
 #include "core/series_filter.h"
-#include "core/store.h"
+#include "core/store/store.h"
 #include "views/glyphs.h"
 
 namespace runtop::ui {

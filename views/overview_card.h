@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/series.h"
+#include "core/store/series.h"
 #include "views/canvas.h"
 #include "views/model.h"
 

@@ -709,7 +709,7 @@ std::vector<RunRank> rank_columns(const ViewModel& model, bool* by_rank) {
 CellDeviation rank_deviation(double value, const CrossRankStats& stats,
                              const CrossRankOptions& options) {
     if (!std::isfinite(value)) return {CellLevel::kNonFinite, 0};
-    if (stats.finite < 3) return {};  // no majority to stand out from (core/cross_rank.h)
+    if (stats.finite < 3) return {};  // no majority to stand out from (core/analysis/cross_rank.h)
     const double limit = std::max(
         {options.k * stats.mad, options.rel_floor * std::fabs(stats.median), options.abs_floor});
     const double off = std::fabs(value - stats.median);

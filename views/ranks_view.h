@@ -16,7 +16,7 @@
 // Why the median and not the mean: one rank going wrong drags the mean (and inflates the std)
 // towards itself, so it hides behind its own error; the median of the ranks does not move. A
 // cell's distance |x - median| is measured against the cross-rank outlier limit of
-// core/cross_rank.h, max(5 MAD, 5% of |median|): beyond it the cell is an outlier (Role::kAlert,
+// core/analysis/cross_rank.h, max(5 MAD, 5% of |median|): beyond it the cell is an outlier (Role::kAlert,
 // bold and reversed: what the cross_rank rule would flag), beyond half of it "off" (kWarn, bold
 // and underlined), else kOk. NaN/Inf cells print nan/inf in Role::kNan; a rank without the tag
 // is a dim "·" ("-" in ascii). With fewer than 3 finite ranks there is no majority to stand out
@@ -36,7 +36,7 @@
 
 #include <vector>
 
-#include "core/cross_rank.h"
+#include "core/analysis/cross_rank.h"
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"

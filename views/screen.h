@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/analyzer.h"
+#include "core/analysis/analyzer.h"
 #include "views/anomaly_view.h"
 #include "views/canvas.h"
-#include "views/compare_view.h"
+#include "views/compare/compare_view.h"
 #include "views/detail_view.h"
 #include "views/heatmap_view.h"
 #include "views/input.h"

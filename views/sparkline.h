@@ -1,4 +1,4 @@
-// Sparklines from a series' per-column summaries (core/series.h Series::query): one row of
+// Sparklines from a series' per-column summaries (core/store/series.h Series::query): one row of
 // cells, each column drawn as the range min..max of its points, so a spike inside a column shows
 // however many points it shares it with (the envelope: TensorBoard's sampling would drop it).
 // A column with NaN or Inf draws the NaN mark; an empty one is blank.
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/series.h"
+#include "core/store/series.h"
 #include "views/glyphs.h"
 
 namespace runtop::ui {

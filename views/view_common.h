@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/analyzer.h"
+#include "core/analysis/analyzer.h"
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"

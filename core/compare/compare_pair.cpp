@@ -1,0 +1,234 @@
+#include "core/compare/compare_pair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/compare/compare_cursor.h"
+
+namespace runtop::compare {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::uint64_t folded_points(const Series& s) {
+    return s.count() - s.retained();
+}
+
+// One pair of points: A's (at `step`, `time` since A's start) and B's.
+inline void record(Walk& w, std::int64_t step, double time, double va, double vb,
+                   const CompareOptions& options) {
+    ++w.common;
+    // Equal values are the common case (runs that have not diverged): skip the division.
+    const double rel = va == vb ? 0.0 : relative_difference(va, vb);
+    w.max_relative_difference = std::max(w.max_relative_difference, rel);
+    if (!w.first_divergence && rel > options.tolerance) {
+        w.first_divergence = step;
+        if (options.align == CompareAlign::kRelativeWall) w.first_divergence_time = time;
+    }
+    w.last_common_step = step;
+    w.a = va;
+    w.b = vb;
+}
+
+// Step alignment: a merge of the two step-ordered walks. Stops when either side has no point
+// on offer: its next point may still pair with the other's.
+template <class Cursor>
+void walk_steps(Cursor& a, Cursor& b, Walk& w, const CompareOptions& options) {
+    while (a.has() && b.has()) {
+        const std::int64_t sa = a.step(), sb = b.step();
+        if (sa < sb) {
+            a.next();
+        } else if (sb < sa) {
+            b.next();
+        } else {
+            record(w, sa, 0, a.value(), b.value(), options);
+            a.next();
+            b.next();
+        }
+    }
+}
+
+// Relative wall alignment: each point of A with B's latest point at or before its time,
+// between B's first and last points' times. B's points at or before A's current time are
+// taken into the candidate one by one, so that the walk can stop anywhere and resume. With
+// `final_only` it stops wherever B's next point is not on offer: a point B has yet to receive
+// (or its last, still replaceable) may be at or before A's time.
+template <class Cursor>
+void walk_walls(Cursor& a, Cursor& b, double origin_a, double origin_b, bool final_only, Walk& w,
+                const CompareOptions& options) {
+    while (a.has()) {
+        const double ta = a.wall() - origin_a;
+        if (b.has() && b.wall() - origin_b <= ta) {
+            w.candidate = true;
+            w.candidate_step = b.step();
+            w.candidate_time = b.wall() - origin_b;
+            w.candidate_value = b.value();
+            b.next();
+            continue;
+        }
+        if (!w.candidate) {
+            if (!b.has()) return;  // B has nothing to go by yet
+            a.next();              // A's point is before B's first
+            continue;
+        }
+        // Every point of B is at or before A's time: past B's last point, A waits for more.
+        if (!b.has() && (final_only || ta > w.candidate_time)) return;
+        record(w, a.step(), ta, a.value(), w.candidate_value, options);
+        a.next();
+    }
+}
+
+template <class Cursor>
+void walk(Cursor& a, Cursor& b, const Side& sa, const Side& sb, bool final_only, Walk& w,
+          const CompareOptions& options) {
+    a.set_final_only(final_only);
+    b.set_final_only(final_only);
+    if (options.align == CompareAlign::kStep)
+        walk_steps(a, b, w, options);
+    else
+        walk_walls(a, b, sa.origin, sb.origin, final_only, w, options);
+}
+
+void save(const SeriesCursor& c, std::vector<std::size_t>& pos) {
+    pos.assign(1, c.pos());
+}
+void save(const MeanCursor& c, std::vector<std::size_t>& pos) {
+    c.positions(pos);
+}
+
+// The final part into `progress`, then the rest on a copy.
+template <class Cursor>
+Walk walk_pair(Cursor& a, Cursor& b, const Side& sa, const Side& sb, const CompareOptions& options,
+               Progress& progress) {
+    walk(a, b, sa, sb, true, progress.walk, options);
+    save(a, progress.pos_a);
+    save(b, progress.pos_b);
+    Walk all = progress.walk;
+    walk(a, b, sa, sb, false, all, options);
+    return all;
+}
+
+// A rank mean starts after the last step any of its ranks folded (see run_compare.h).
+std::vector<std::size_t> start_positions(const Side& side) {
+    std::vector<std::size_t> pos(side.series.size(), 0);
+    if (!side.mean) return pos;
+    std::optional<std::int64_t> folded_until;
+    for (const Series* s : side.series) {
+        if (folded_points(*s) == 0 || s->buckets().empty()) continue;
+        const std::int64_t last = s->buckets().back().last_step;
+        if (!folded_until || last > *folded_until) folded_until = last;
+    }
+    if (!folded_until) return pos;
+    for (std::size_t r = 0; r < side.series.size(); ++r) {
+        const Series& s = *side.series[r];
+        std::size_t lo = 0, hi = s.retained();
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (s.point(mid).step <= *folded_until)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        pos[r] = lo;
+    }
+    return pos;
+}
+
+// Steps below it are final in a rank mean: every rank with points has a later one.
+std::int64_t final_below(const Side& side) {
+    std::int64_t below = std::numeric_limits<std::int64_t>::max();
+    for (const Series* s : side.series)
+        if (!s->empty()) below = std::min(below, s->last_step());
+    return below;
+}
+
+// The newest point of a side: a series' last, or the mean of the ranks at the highest last step.
+std::optional<Point> last_point(const Side& side) {
+    std::optional<Point> last;
+    if (!side.mean) {
+        if (!side.series[0]->empty()) last = side.series[0]->back();
+        return last;
+    }
+    for (const Series* s : side.series)
+        if (!s->empty() && (!last || s->last_step() > last->step)) last = Point{s->last_step()};
+    if (!last) return last;
+    double sum = 0;
+    std::size_t count = 0;
+    for (const Series* s : side.series) {
+        if (s->empty() || s->last_step() != last->step) continue;
+        const double v = s->back().value;
+        sum = count == 0 ? v : sum + v;
+        ++count;
+    }
+    last->value = sum / static_cast<double>(count);
+    return last;
+}
+
+}  // namespace
+
+std::optional<double> first_wall(const Series& series) {
+    if (!series.segments().empty()) return series.segments().front().first_wall;
+    if (series.retained() > 0) return series.point(0).wall_time;
+    return std::nullopt;
+}
+
+std::uint64_t pending_points(const Side& a, const Side& b, const Progress& progress) {
+    std::uint64_t n = 0;
+    auto side = [&](const Side& s, const std::vector<std::size_t>& pos) {
+        for (std::size_t r = 0; r < s.series.size(); ++r)
+            n += s.series[r]->retained() - (progress.started ? pos[r] : 0);
+    };
+    side(a, progress.pos_a);
+    side(b, progress.pos_b);
+    return n;
+}
+
+SeriesComparison compare_pair(const Side& a, const Side& b, const CompareOptions& options,
+                              Progress& progress) {
+    if (!progress.started) {
+        progress.pos_a = start_positions(a);
+        progress.pos_b = start_positions(b);
+        progress.walk = Walk{};
+        progress.started = true;
+    }
+    const bool walls = options.align == CompareAlign::kRelativeWall;
+    Walk w;
+    if (a.mean) {
+        MeanCursor ca(a.series, progress.pos_a, walls, final_below(a));
+        MeanCursor cb(b.series, progress.pos_b, walls, final_below(b));
+        w = walk_pair(ca, cb, a, b, options, progress);
+    } else {
+        SeriesCursor ca(*a.series[0], progress.pos_a[0], walls);
+        SeriesCursor cb(*b.series[0], progress.pos_b[0], walls);
+        w = walk_pair(ca, cb, a, b, options, progress);
+    }
+
+    SeriesComparison c;
+    for (const Series* s : a.series) c.folded += folded_points(*s);
+    for (const Series* s : b.series) c.folded += folded_points(*s);
+    if (a.mean) {
+        c.ranks_a = a.series.size();
+        c.ranks_b = b.series.size();
+    }
+    const std::optional<Point> last_a = last_point(a), last_b = last_point(b);
+    c.last_a = last_a ? last_a->value : kNaN;
+    c.last_b = last_b ? last_b->value : kNaN;
+    c.last_step_a = last_a ? last_a->step : 0;
+    c.last_step_b = last_b ? last_b->step : 0;
+    c.common_steps = w.common;
+    c.max_relative_difference = w.max_relative_difference;
+    c.first_divergence = w.first_divergence;
+    c.first_divergence_time = w.first_divergence_time;
+    c.last_common_step = w.last_common_step;
+    c.a = c.b = c.delta = c.ratio = kNaN;
+    if (w.last_common_step) {
+        c.a = w.a;
+        c.b = w.b;
+        c.delta = c.b - c.a;
+        c.ratio = c.a == 0 && c.b == 0 ? kNaN : c.b / c.a;
+    }
+    return c;
+}
+
+}  // namespace runtop::compare

@@ -1,0 +1,160 @@
+#include "core/store/point_arena.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+// Under AddressSanitizer blocks not handed out are poisoned: a read past a block or of a
+// released one is reported as it would be with malloc.
+#define RUNTOP_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define RUNTOP_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define RUNTOP_POISON(p, n) ((void)(p), (void)(n))
+#define RUNTOP_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+namespace runtop {
+namespace {
+
+constexpr std::size_t kRegionBytes = std::size_t{64} << 20;  // a multiple of 2 MiB huge pages
+
+void* map(std::size_t bytes) {
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+}
+
+}  // namespace
+
+PointArena::~PointArena() {
+    for (auto [base, bytes] : mappings_) {
+        RUNTOP_UNPOISON(base, bytes);
+        ::munmap(base, bytes);
+    }
+}
+
+void PointArena::map_region() {
+    // One slab more than the region, to start it on a slab boundary: a block finds its
+    // slab's header by masking its address.
+    char* p = static_cast<char*>(map(kRegionBytes + kSlabBytes));
+    mappings_.emplace_back(p, kRegionBytes + kSlabBytes);
+    mapped_ += kRegionBytes + kSlabBytes;
+    const auto aligned = (reinterpret_cast<std::uintptr_t>(p) + kSlabBytes - 1) & ~(kSlabBytes - 1);
+    cursor_ = reinterpret_cast<char*>(aligned);
+    end_ = cursor_ + kRegionBytes;
+    // Only advice: where transparent huge pages are off, this is plain memory. Pages are
+    // touched (and count in RSS) only as blocks are handed out.
+    ::madvise(cursor_, kRegionBytes, MADV_HUGEPAGE);
+    RUNTOP_POISON(cursor_, kRegionBytes);
+}
+
+PointArena::Slab* PointArena::new_slab(std::size_t block_bytes) {
+    char* at;
+    if (!empty_resident_.empty()) {
+        at = reinterpret_cast<char*>(empty_resident_.back());
+        empty_resident_.pop_back();
+    } else if (!empty_released_.empty()) {
+        at = reinterpret_cast<char*>(empty_released_.back());
+        empty_released_.pop_back();
+    } else {
+        if (cursor_ == end_) map_region();
+        at = cursor_;
+        cursor_ += kSlabBytes;
+    }
+    RUNTOP_UNPOISON(at, kHeader);
+    Slab* s = new (at) Slab{};
+    s->block_bytes = static_cast<std::uint32_t>(block_bytes);
+    s->capacity = static_cast<std::uint32_t>((kSlabBytes - kHeader) / block_bytes);
+    return s;
+}
+
+void PointArena::link(Slab* s) {
+    Slab*& head = partial_[s->block_bytes / kGranule];
+    s->prev = nullptr;
+    s->next = head;
+    if (head) head->prev = s;
+    head = s;
+}
+
+void PointArena::unlink(Slab* s) {
+    Slab*& head = partial_[s->block_bytes / kGranule];
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        head = s->next;
+    if (s->next) s->next->prev = s->prev;
+    s->prev = s->next = nullptr;
+}
+
+void* PointArena::allocate(std::size_t bytes) {
+    if (bytes == 0) return nullptr;
+    bytes = footprint(bytes);
+    if (bytes > kMaxBlock) return map(bytes);
+    Slab* s = partial_[bytes / kGranule];
+    if (!s) {
+        s = new_slab(bytes);
+        link(s);
+    }
+    void* out;
+    if (s->free) {
+        RUNTOP_UNPOISON(s->free, sizeof(FreeBlock));
+        out = s->free;
+        s->free = s->free->next;
+    } else {
+        out = reinterpret_cast<char*>(s) + kHeader + std::size_t{s->carved} * bytes;
+        ++s->carved;
+    }
+    if (++s->live == s->capacity) unlink(s);
+    RUNTOP_UNPOISON(out, bytes);
+    return out;
+}
+
+void PointArena::release(void* block, std::size_t bytes) {
+    if (!block) return;
+    bytes = footprint(bytes);
+    if (bytes > kMaxBlock) {
+        ::munmap(block, bytes);
+        return;
+    }
+    if (closing_) return;
+    Slab* s = reinterpret_cast<Slab*>(reinterpret_cast<std::uintptr_t>(block) & ~(kSlabBytes - 1));
+    const bool was_full = s->live == s->capacity;
+    auto* b = static_cast<FreeBlock*>(block);
+    b->next = s->free;
+    s->free = b;
+    RUNTOP_POISON(block, bytes);
+    if (--s->live == 0) {
+        if (!was_full) unlink(s);
+        RUNTOP_POISON(s, kSlabBytes);
+        if (empty_resident_.size() < kKeepEmpty) {
+            empty_resident_.push_back(s);
+        } else {
+            // Back to the system; the address range stays ours for a later slab.
+            ::madvise(s, kSlabBytes, MADV_DONTNEED);
+            empty_released_.push_back(s);
+        }
+    } else if (was_full) {
+        link(s);
+    }
+}
+
+void* PointArena::reallocate(void* block, std::size_t old_bytes, std::size_t keep,
+                             std::size_t new_bytes) {
+    const std::size_t from = block ? footprint(old_bytes) : 0, to = footprint(new_bytes);
+    if (block && from == to) return block;
+    if (block && from > kMaxBlock && to > kMaxBlock) {
+        void* p = ::mremap(block, from, to, MREMAP_MAYMOVE);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        return p;
+    }
+    void* p = allocate(new_bytes);
+    if (keep > 0) std::memcpy(p, block, keep);
+    release(block, old_bytes);
+    return p;
+}
+
+}  // namespace runtop

@@ -1,0 +1,101 @@
+// The Store: every series with its points, after restart semantics (DESIGN.md §2), in bounded
+// memory (StoreLimits: `runtop ls --memory`, default 1 GiB). A series keeps its recent points
+// at full resolution and older ones as a pyramid of summaries (core/store/series.h), so a spike or a
+// NaN is never lost, only how precisely we know where it was.
+//
+// memory_bytes() counts everything that grows with the data: packed chunks, tails, summaries
+// and their pyramids, the vectors holding them (by capacity), restart markers, the seal FIFO,
+// the Series objects, and roughly each series' key and index entries. It is kept as a running
+// sum, so checking the budget after an append is one comparison. Over the budget the globally
+// oldest sealed chunks are folded into buckets (in sealing order) until it is under 90% of the
+// budget, then, if still over, buckets are merged, series by series. After an append returns
+// memory_bytes() is within the budget, unless the budget is below what cannot be folded (the
+// floor: per series its key, its tail of up to kChunk plain points (3 KiB), one bucket); then
+// it stays at that floor plus at most a sixteenth of the budget.
+//
+// Blocks come from a slab arena (core/store/point_arena.h) that hands empty slabs back to the
+// system, so the process' resident memory stays close to memory_bytes() (bench/store_probe:
+// 10^8 points in 100 series under a 256 MiB budget peak at 259 MiB of RSS).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "core/point_sink.h"
+#include "core/store/series.h"
+#include "core/series_key.h"
+#include "core/store/store_limits.h"
+#include "core/store/store_memory.h"
+
+namespace runtop {
+
+class Store final : public PointSink {
+  public:
+    explicit Store(StoreLimits limits = {});
+    ~Store() override;
+    // The index refers to series_ by address: a Store stays where it was made.
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+    SeriesId series(const SeriesKey& key, SourceKind kind) override;
+    void append(SeriesId id, const Point& point) override {
+        series_[id].append(point);
+        if (memory_->bytes() > next_check_) enforce_budget();
+    }
+    void session_start(std::string_view run, int rank, std::int64_t step,
+                       double wall_time) override;
+    void config_text(ConfigText text) override;
+    void anomaly(ImportedAnomaly anomaly) override;
+
+    std::size_t series_count() const { return series_.size(); }
+    const Series& at(SeriesId id) const { return series_[id]; }
+    // Ids ordered by (run, rank, tag), the order `ls` and `dump` print in.
+    std::vector<SeriesId> sorted_ids() const;
+    // The latest text per (run, rank, tag).
+    const std::vector<ConfigText>& config_texts() const { return configs_; }
+    // Every point held, full resolution or folded (the sum of Series::count()).
+    std::uint64_t total_points() const;
+    // Imported anomalies, one per (run, key), in arrival order.
+    const std::vector<ImportedAnomaly>& imported_anomalies() const { return anomalies_; }
+
+    const StoreLimits& limits() const { return memory_->limits(); }
+    std::uint64_t memory_bytes() const { return memory_->bytes(); }
+
+  private:
+    void enforce_budget();
+
+    std::unique_ptr<StoreMemory> memory_;  // before series_: outlives them
+    std::uint64_t next_check_;             // memory_bytes() above this enforces the budget
+    std::size_t merge_cursor_ = 0;         // where the next bucket merge starts
+    std::vector<Series> series_;
+    // The key index holds ids and looks keys up in series_, so each key is stored once.
+    struct IdHash {
+        using is_transparent = void;
+        const std::vector<Series>* series;
+        std::size_t operator()(SeriesId id) const { return SeriesKeyHash{}((*series)[id].key()); }
+        std::size_t operator()(const SeriesKey& key) const { return SeriesKeyHash{}(key); }
+    };
+    struct IdEqual {
+        using is_transparent = void;
+        const std::vector<Series>* series;
+        const SeriesKey& key(SeriesId id) const { return (*series)[id].key(); }
+        const SeriesKey& key(const SeriesKey& k) const { return k; }
+        template <class A, class B>
+        bool operator()(const A& a, const B& b) const {
+            return key(a) == key(b);
+        }
+    };
+    std::unordered_set<SeriesId, IdHash, IdEqual> index_{16, IdHash{&series_}, IdEqual{&series_}};
+    std::map<std::pair<std::string, int>, std::vector<SeriesId>, std::less<>> by_run_rank_;
+    std::vector<SeriesId>* last_group_ = nullptr;  // by_run_rank_'s entry of the last new series
+    SeriesKey last_group_key_;
+    std::vector<ConfigText> configs_;
+    std::vector<ImportedAnomaly> anomalies_;
+    std::map<std::pair<std::string, std::string>, std::size_t> anomaly_index_;
+};
+
+}  // namespace runtop

@@ -1,0 +1,36 @@
+// How much the Store may keep (`runtop ls --memory`). Full resolution for recent points, a
+// pyramid of summaries for older ones (core/store/series.h): the limits only decide where the
+// resolution drops, never whether an extreme or a NaN survives.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace runtop {
+
+struct StoreLimits {
+    // Every byte that grows with the data (core/store/store.h says what counts). Over it, the
+    // globally oldest sealed chunks are folded into buckets, then buckets merged.
+    std::uint64_t memory_bytes = std::uint64_t{1} << 30;
+    // Full-resolution points per series; older chunks of a longer series are folded.
+    std::uint64_t series_points = std::uint64_t{1} << 20;
+
+    // Nothing is ever folded: `runtop dump` prints every point whatever the budget.
+    static StoreLimits unbounded() {
+        return {std::numeric_limits<std::uint64_t>::max(),
+                std::numeric_limits<std::uint64_t>::max()};
+    }
+    bool bounded_memory() const {
+        return memory_bytes != std::numeric_limits<std::uint64_t>::max();
+    }
+};
+
+// "1G", "1GiB", "512M", "512MiB", "256m", "64k", "2.5G", "1073741824", "100B": a number of
+// bytes with an optional binary unit (K, M, G, T = 1024^1..4, with or without "i" and "B",
+// any case). Zero, negative, fractional bytes, junk and sizes over 2^64 - 1 are errors.
+Result<std::uint64_t> parse_memory_size(std::string_view text);
+
+}  // namespace runtop

@@ -1,0 +1,67 @@
+// What the series of one Store share for memory: the arena their points live in, the limits,
+// a running count of every byte that grows with the data (so checking the budget after an
+// append is one comparison), and the order chunks were sealed in (the budget folds the
+// globally oldest first).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/store/point_arena.h"
+#include "core/series_key.h"
+#include "core/store/store_limits.h"
+
+namespace runtop {
+
+class StoreMemory {
+  public:
+    explicit StoreMemory(const StoreLimits& limits) : limits_(limits) {}
+    StoreMemory(const StoreMemory&) = delete;
+    StoreMemory& operator=(const StoreMemory&) = delete;
+
+    PointArena& arena() { return arena_; }
+    const StoreLimits& limits() const { return limits_; }
+    std::uint64_t bytes() const { return bytes_; }
+    // Something counted changed from `before` to `after` bytes.
+    void resize(std::uint64_t before, std::uint64_t after) { bytes_ += after - before; }
+
+    // A chunk was sealed: its number in sealing order, recorded for the budget (if any).
+    std::uint64_t sealed(SeriesId series) {
+        const std::uint64_t seq = next_seq_++;
+        if (limits_.bounded_memory()) {
+            const std::size_t before = seals_.capacity();
+            seals_.push_back({series, seq});
+            if (seals_.capacity() != before)
+                resize(before * sizeof(Seal), seals_.capacity() * sizeof(Seal));
+        }
+        return seq;
+    }
+    struct Seal {
+        SeriesId series;
+        std::uint64_t seq;
+    };
+    // The oldest record not yet taken. It may be stale: its chunk folded (by the per-series
+    // budget) or dropped by a restart since; Series::oldest_sealed_seq() tells.
+    bool take_oldest(Seal& out) {
+        if (head_ == seals_.size()) return false;
+        out = seals_[head_++];
+        if (head_ == seals_.size()) {
+            seals_.clear();
+            head_ = 0;
+        } else if (head_ >= 4096 && head_ * 2 >= seals_.size()) {
+            seals_.erase(seals_.begin(), seals_.begin() + static_cast<std::ptrdiff_t>(head_));
+            head_ = 0;
+        }
+        return true;
+    }
+
+  private:
+    PointArena arena_;
+    StoreLimits limits_;
+    std::uint64_t bytes_ = 0;
+    std::uint64_t next_seq_ = 0;
+    std::vector<Seal> seals_;  // a FIFO: taken from head_
+    std::size_t head_ = 0;
+};
+
+}  // namespace runtop
