@@ -4,9 +4,9 @@
 // the ingest thread's eventfd, with a timeout for the once-a-second tick (stall judgement, the
 // ingest rate). The readers run on the ingest thread (app/ingest_thread.h); the loop replays
 // their batches into the Store and the Analyzer in slices of at most kIngestSliceMs, reading keys
-// between slices, so a key is answered within 50 ms even while gigabytes backfill. A frame is
-// drawn only when something changed: at once after a key, at most every refresh_ms while data
-// streams in; the terminal layer writes only the cells that differ.
+// between slices, so a key is answered within 50 ms even while gigabytes backfill. When a frame
+// is drawn is the FrameScheduler's (app/frame_scheduler.h); the terminal layer writes only the
+// cells that differ.
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -21,6 +21,7 @@
 #include "app/commands.h"
 #include "app/compare_options.h"
 #include "app/config.h"
+#include "app/frame_scheduler.h"
 #include "app/ingest_thread.h"
 #include "app/inputs.h"
 #include "app/rules_file.h"
@@ -90,6 +91,46 @@ class ApplyRate {
     std::deque<std::uint64_t> window_;
     std::uint64_t current_ = 0;
 };
+
+// Stalled runs and their quiet minutes, summed: a stall is worth a frame as it starts, ends or
+// its quiet time reaches another minute.
+struct StallMinutes {
+    std::int64_t shown = 0;
+    bool changed(const Analyzer& analyzer, double now) {
+        std::int64_t minutes = 0;
+        for (const RunStatus& r : analyzer.runs())
+            if (r.stalled) minutes += 1 + static_cast<std::int64_t>((now - r.last_arrival) / 60);
+        const bool differs = minutes != shown;
+        shown = minutes;
+        return differs;
+    }
+};
+
+// The once-a-second update: stall judgement, the ingest rate and what the status line shows;
+// new warnings are kept for after the terminal is restored. True when the status line changed.
+bool tick(ui::ViewModel& model, Analyzer& analyzer, IngestThread& ingest, ApplyRate& rate,
+          StallMinutes& stalls, bool live, bool following, std::vector<std::string>& warnings) {
+    const ui::IngestInfo before = model.ingest;
+    model.ingest.now = wall_now();
+    analyzer.set_now(model.ingest.now);
+    const std::size_t alerts_before = analyzer.log().size();
+    if (live) analyzer.tick();
+    const IngestTotals totals = ingest.totals();
+    model.ingest.files = totals.files;
+    model.ingest.watching = ingest.watching();
+    model.ingest.rate = rate.tick();
+    model.ingest.waiting = following ? 0 : ingest.waiting_points();
+    for (std::string& m : ingest.take_messages()) {
+        ++model.ingest.warnings;
+        model.ingest.note = m;
+        warnings.push_back(std::move(m));
+    }
+    const bool stalls_changed = stalls.changed(analyzer, model.ingest.now);
+    return before.files != model.ingest.files || before.rate != model.ingest.rate ||
+           before.watching != model.ingest.watching || before.waiting != model.ingest.waiting ||
+           before.warnings != model.ingest.warnings || stalls_changed ||
+           alerts_before != analyzer.log().size();
+}
 
 int fail(const std::string& message) {
     std::fprintf(stderr, "runtop: %s\n", message.c_str());
@@ -188,45 +229,31 @@ int cmd_dashboard(const Args& args) {
     std::vector<std::string> warnings = config.warnings;
     if (!config.warnings.empty()) state.flash = config.warnings.front();
     ApplyRate rate;
+    StallMinutes stalls;
     bool live = false;
-    std::int64_t stall_minutes = 0;  // stalled runs and their quiet minutes, summed
-    bool dirty = true, force = false, urgent = true;
-    auto last_frame = Clock::now() - std::chrono::hours(1);
+    FrameScheduler frames(std::chrono::milliseconds(config.refresh_ms));
     auto next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
-    const auto refresh = std::chrono::milliseconds(config.refresh_ms);
-    Clock::duration data_interval = refresh;
-    bool data_changed = false;  // data arrived since the last frame that queried it
     bool quit = false;
 
     while (!quit) {
         // Draw first: a key's answer or a first frame goes out before anything else is done.
-        const auto now = Clock::now();
-        // A frame for new data waits while a key is pending: the key's own frame comes first.
         pollfd key_check{term.input_fd(), POLLIN, 0};
-        const bool key_pending = !urgent && ::poll(&key_check, 1, 0) > 0;
-        if (dirty && !key_pending && (urgent || now - last_frame >= data_interval)) {
+        const bool key_pending = !frames.urgent() && ::poll(&key_check, 1, 0) > 0;
+        if (const std::optional<FrameScheduler::Frame> frame =
+                frames.due(Clock::now(), key_pending)) {
             if (canvas.width() != term.width() || canvas.height() != term.height())
                 canvas.resize(term.width(), term.height());
-            // A key's frame may show what the last frame queried (views reuse it); then a data
-            // frame follows at the usual pace.
-            const bool key_frame = urgent && !force;
-            model.ingest.key_frame = key_frame;
+            model.ingest.key_frame = frame->key_frame;
             const auto start = Clock::now();
             ui::draw_screen(canvas, model, state);
-            term.present(canvas, force);
-            last_frame = Clock::now();
-            // Data frames of a big view come no more often than 4x their drawing time, so a
-            // large job streaming in costs at most a fifth of a core in drawing.
-            data_interval = std::max<Clock::duration>(refresh, 4 * (last_frame - start));
-            dirty = key_frame && data_changed;
-            data_changed = data_changed && key_frame;
-            force = urgent = false;
+            term.present(canvas, frame->force);
+            frames.drawn(*frame, start, Clock::now());
         }
 
-        const bool ingest_waiting = state.follow && ingest.has_waiting();
         int timeout = ms_until(next_tick);
-        if (ingest_waiting) timeout = 0;
-        if (dirty) timeout = std::min(timeout, ms_until(last_frame + data_interval));
+        if (state.follow && ingest.has_waiting()) timeout = 0;
+        if (const int frame_in = frames.wait_ms(Clock::now()); frame_in >= 0)
+            timeout = std::min(timeout, frame_in);
         pollfd fds[3] = {{term.input_fd(), POLLIN, 0},
                          {signals.fd(), POLLIN, 0},
                          {ingest.notify_fd(), POLLIN, 0}};
@@ -241,21 +268,20 @@ int cmd_dashboard(const Args& args) {
         for (int sig : signals.take()) {
             if (sig == SIGWINCH || sig == SIGCONT) {
                 term.resize();
-                dirty = force = urgent = true;
+                frames.resized();
             } else {
                 quit = true;
             }
         }
         while (std::optional<ui::InputEvent> event = term.read_input()) {
             if (event->key == "Resize") {  // ncurses saw the size change before our SIGWINCH
-                dirty = force = urgent = true;
+                frames.resized();
                 continue;
             }
             const ui::Outcome out =
                 ui::handle(state, *event, model, analyzer, term.width(), term.height());
             if (out.quit) quit = true;
-            if (out.redraw || out.force) dirty = urgent = true;
-            force |= out.force;
+            if (out.redraw || out.force) frames.key_answered(out.force);
         }
         if (quit) break;
 
@@ -267,7 +293,7 @@ int cmd_dashboard(const Args& args) {
             rate.add(applied);
             model.ingest.files = ingest.totals().files;
             model.update();
-            dirty = data_changed = true;
+            frames.data_arrived();
         }
         if (!live && ingest.backfilled()) {
             // What was on disk is in: from now on a run that stops writing is a stall.
@@ -275,40 +301,13 @@ int cmd_dashboard(const Args& args) {
             analyzer.set_now(wall_now());
             analyzer.set_live();
             model.ingest.backfilling = false;
-            dirty = true;
+            frames.status_changed();
         }
 
         if (Clock::now() >= next_tick) {
             next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
-            const ui::IngestInfo before = model.ingest;
-            model.ingest.now = wall_now();
-            analyzer.set_now(model.ingest.now);
-            const std::size_t alerts_before = analyzer.log().size();
-            if (live) analyzer.tick();
-            const IngestTotals totals = ingest.totals();
-            model.ingest.files = totals.files;
-            model.ingest.watching = ingest.watching();
-            model.ingest.rate = rate.tick();
-            model.ingest.waiting = state.follow ? 0 : ingest.waiting_points();
-            for (std::string& m : ingest.take_messages()) {
-                ++model.ingest.warnings;
-                model.ingest.note = m;
-                warnings.push_back(std::move(m));
-            }
-            // Only what the status line shows is worth a frame: a stall as it starts, ends or
-            // its quiet time reaches another minute.
-            std::int64_t stalls = 0;
-            for (const RunStatus& r : analyzer.runs())
-                if (r.stalled)
-                    stalls +=
-                        1 + static_cast<std::int64_t>((model.ingest.now - r.last_arrival) / 60);
-            if (before.files != model.ingest.files || before.rate != model.ingest.rate ||
-                before.watching != model.ingest.watching ||
-                before.waiting != model.ingest.waiting ||
-                before.warnings != model.ingest.warnings || stalls != stall_minutes ||
-                alerts_before != analyzer.log().size())
-                dirty = true;
-            stall_minutes = stalls;
+            if (tick(model, analyzer, ingest, rate, stalls, live, state.follow, warnings))
+                frames.status_changed();
         }
     }
 
