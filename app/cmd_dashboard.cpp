@@ -137,15 +137,21 @@ int fail(const std::string& message) {
     return kExitError;
 }
 
+// Everything the command line and the config file decide, checked before the screen opens.
 struct Settings {
     DashboardConfig config;
     WatchOptions watch;
+    Selection selection;
+    StoreLimits limits;
+    LoadedRules rules;
+    CompareOptions compare;
 };
 
 Result<Settings> settings_from(const Args& args) {
     Result<DashboardConfig> config = load_config(args.get("config"));
     if (!config) return config.error();
-    Settings s{std::move(*config), {}};
+    Settings s;
+    s.config = std::move(*config);
     DashboardConfig& c = s.config;
     if (args.has("theme")) c.theme = args.get("theme");
     if (args.has("color")) c.color = args.get("color");
@@ -165,7 +171,55 @@ Result<Settings> settings_from(const Args& args) {
         s.watch.mode = WatchMode::kPoll;
         s.watch.poll_interval_ms = c.poll_ms;
     }
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) return selection.error();
+    s.selection = std::move(*selection);
+    Args limit_args = args;
+    if (!args.has("memory")) limit_args.values["memory"] = c.memory;
+    Result<StoreLimits> limits = store_limits_from_args(limit_args);
+    if (!limits) return limits.error();
+    s.limits = *limits;
+    Result<LoadedRules> rules = load_rules(args.get("rules"));
+    if (!rules) return rules.error();
+    s.rules = std::move(*rules);
+    Result<CompareOptions> compare = compare_options_from_args(args);
+    if (!compare) return compare.error();
+    s.compare = *compare;
     return s;
+}
+
+// The model and the screen state the first frame shows.
+void start_model(ui::ViewModel& model, Settings& s, const Args& args, ui::GlyphTier glyphs) {
+    model.set_filter(std::move(s.selection.filter), args.get("filter"), args.get("ranks"));
+    model.set_glyphs(glyphs);
+    std::vector<std::string> root_names;
+    for (const RootSpec& root : s.selection.roots) root_names.push_back(root.name);
+    model.set_root_names(std::move(root_names));
+    model.ingest.roots = s.selection.roots.size();
+    model.ingest.live = true;
+    model.ingest.backfilling = true;
+    model.ingest.now = wall_now();
+}
+
+ui::UiState start_state(const Settings& s, std::string note) {
+    ui::UiState state;
+    state.detail.smoothing = s.config.smoothing;
+    // `runtop base=A new=B` opens on the comparison.
+    state.view = ui::initial_view(s.selection.roots.size());
+    state.compare.options = s.compare;
+    // The config file's first warning is the first frame's note, else the terminal's (e.g. the
+    // built-in xterm-256color stands in for $TERM).
+    state.flash = s.config.warnings.empty() ? std::move(note) : s.config.warnings.front();
+    return state;
+}
+
+// After the terminal is restored: the last 20 warnings (the config file's first).
+void print_warnings(const std::vector<std::string>& warnings) {
+    const std::size_t shown = std::min<std::size_t>(warnings.size(), 20);
+    for (std::size_t i = warnings.size() - shown; i < warnings.size(); ++i)
+        std::fprintf(stderr, "runtop: %s\n", visible(warnings[i]).c_str());
+    if (warnings.size() > shown)
+        std::fprintf(stderr, "runtop: (%zu earlier warnings not shown)\n", warnings.size() - shown);
 }
 
 }  // namespace
@@ -174,26 +228,15 @@ int cmd_dashboard(const Args& args) {
     Result<Settings> settings = settings_from(args);
     if (!settings) return fail(settings.error().message);
     const DashboardConfig& config = settings->config;
-    Result<Selection> selection = selection_from_args(args);
-    if (!selection) return fail(selection.error().message);
-    Args limit_args = args;
-    if (!args.has("memory")) limit_args.values["memory"] = config.memory;
-    Result<StoreLimits> limits = store_limits_from_args(limit_args);
-    if (!limits) return fail(limits.error().message);
-    Result<LoadedRules> rules = load_rules(args.get("rules"));
-    if (!rules) return fail(rules.error().message);
-    Result<CompareOptions> compare = compare_options_from_args(args);
-    if (!compare) return fail(compare.error().message);
     if (!::isatty(STDIN_FILENO) || !::isatty(STDOUT_FILENO))
         return fail(
             "the dashboard needs a terminal; for scripts use 'runtop snapshot', 'runtop ls' or "
             "'runtop check'");
 
-    Store store(*limits);
-    Analyzer analyzer(std::move(rules->rules));
+    Store store(settings->limits);
+    Analyzer analyzer(std::move(settings->rules.rules));
     AnalyzingSink sink(analyzer, &store);
-    const std::size_t root_count = selection->roots.size();
-    IngestThread ingest(selection->roots, settings->watch);
+    IngestThread ingest(settings->selection.roots, settings->watch);
 
     ui::TerminalOptions topts;
     topts.color = config.color;
@@ -208,26 +251,10 @@ int cmd_dashboard(const Args& args) {
     ingest.start();
 
     ui::ViewModel model(store, analyzer);
-    model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));
-    model.set_glyphs(term.glyph_tier());
-    std::vector<std::string> root_names;
-    for (const RootSpec& root : selection->roots) root_names.push_back(root.name);
-    model.set_root_names(std::move(root_names));
-    model.ingest.roots = root_count;
-    model.ingest.live = true;
-    model.ingest.backfilling = true;
-    model.ingest.now = wall_now();
-    ui::UiState state;
-    state.detail.smoothing = config.smoothing;
-    state.view = ui::initial_view(root_count);  // `runtop base=A new=B` opens on the comparison
-    state.compare.options = *compare;
-    state.flash = term.note();  // e.g. the built-in xterm-256color stands in for $TERM
-
+    start_model(model, *settings, args, term.glyph_tier());
+    ui::UiState state = start_state(*settings, term.note());
     ui::Canvas canvas(term.width(), term.height());
-    // Printed after the terminal is restored; the config file's come first, and the first of
-    // them is also the first frame's note.
-    std::vector<std::string> warnings = config.warnings;
-    if (!config.warnings.empty()) state.flash = config.warnings.front();
+    std::vector<std::string> warnings = config.warnings;  // printed once the terminal is back
     ApplyRate rate;
     StallMinutes stalls;
     bool live = false;
@@ -312,14 +339,7 @@ int cmd_dashboard(const Args& args) {
     }
 
     opened->reset();  // the terminal as it was, before anything is printed
-    if (!warnings.empty()) {
-        const std::size_t shown = std::min<std::size_t>(warnings.size(), 20);
-        for (std::size_t i = warnings.size() - shown; i < warnings.size(); ++i)
-            std::fprintf(stderr, "runtop: %s\n", visible(warnings[i]).c_str());
-        if (warnings.size() > shown)
-            std::fprintf(stderr, "runtop: (%zu earlier warnings not shown)\n",
-                         warnings.size() - shown);
-    }
+    print_warnings(warnings);
     return kExitOk;
 }
 
