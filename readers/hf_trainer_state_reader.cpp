@@ -18,8 +18,8 @@ HfTrainerStateReader::HfTrainerStateReader(SourceFile file, PointSink& sink, HfL
 SeriesId HfTrainerStateReader::series_of(std::string_view tag) {
     auto it = series_.find(tag);
     if (it != series_.end()) return it->second;
-    SeriesId id = sink_.series(SeriesKey{file_.run, file_.rank, std::string(tag)},
-                               SourceKind::kHfTrainerState);
+    static const SourceId kSource = source_id({"hf-trainer-state"});
+    SeriesId id = sink_.series(SeriesKey{file_.run, file_.rank, std::string(tag)}, kSource);
     series_.emplace(std::string(tag), id);
     return id;
 }

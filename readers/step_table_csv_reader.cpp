@@ -30,6 +30,14 @@ bool parse_cell(std::string_view cell, double& v) {
     return false;
 }
 
+// DeepSpeed's csv_monitor writes samples consumed as its `step`; Lightning's CSVLogger (and any
+// CSV with a `step` column) writes the step.
+SourceId step_table_source(SourceFormat format) {
+    static const SourceId kDeepSpeed = source_id({"deepspeed-csv", StepAxis::kSamples});
+    static const SourceId kLightning = source_id({"lightning-csv"});
+    return format == SourceFormat::kDeepSpeedCsv ? kDeepSpeed : kLightning;
+}
+
 }  // namespace
 
 std::string deepspeed_tag_of_file(std::string_view basename) {
@@ -47,10 +55,8 @@ std::string deepspeed_tag_of_file(std::string_view basename) {
 }
 
 StepTableCsvReader::StepTableCsvReader(SourceFile file, PointSink& sink)
-    : CsvFileReader(std::move(file), sink),
-      kind_(file_.format == SourceFormat::kDeepSpeedCsv ? SourceKind::kDeepSpeedCsv
-                                                        : SourceKind::kLightningCsv) {
-    if (kind_ == SourceKind::kDeepSpeedCsv)
+    : CsvFileReader(std::move(file), sink), source_(step_table_source(file_.format)) {
+    if (file_.format == SourceFormat::kDeepSpeedCsv)
         file_tag_ = deepspeed_tag_of_file(base_name(file_.path));
 }
 
@@ -75,7 +81,7 @@ CsvFileReader::Header StepTableCsvReader::on_header(std::span<const std::string_
     for (std::size_t i = 0; i < fields.size(); ++i) {
         if (static_cast<int>(i) == step_col_) continue;
         std::string tag = named_by_file ? file_tag_ : std::string(fields[i]);
-        col_ids_[i] = sink_.series(SeriesKey{file_.run, file_.rank, tag}, kind_);
+        col_ids_[i] = sink_.series(SeriesKey{file_.run, file_.rank, tag}, source_);
         col_hash_[i] = hash_bytes(tag, 0x9e3779b97f4a7c15ULL);
     }
     return Header::kAccepted;

@@ -20,8 +20,8 @@
 
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
-#include "core/format.h"
 #include "core/analysis/smoothing.h"
+#include "core/format.h"
 #include "core/store/store.h"
 #include "tests/view_fixture.h"
 #include "views/canvas.h"
@@ -99,7 +99,7 @@ class DetailView : public ::testing::Test {
     template <class F>
     void add(const std::string& run, int rank, const std::string& tag, int steps, F f,
              double wall_step = 1.0) {
-        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+        const SeriesId id = sink_.series({run, rank, tag}, source_id({"tfevents"}));
         for (int s = 0; s < steps; ++s)
             sink_.append(id, {s, 1.7e9 + s * wall_step, static_cast<double>(f(s))});
     }
@@ -541,7 +541,7 @@ TEST_F(DetailView, FrontSeriesIsTheAlertingOneAndTabCyclesIt) {
 }
 
 TEST_F(DetailView, RestartsAreMarkedOnTheAxis) {
-    const SeriesId id = sink_.series({"job", 0, "train/loss"}, SourceKind::kTfEvents);
+    const SeriesId id = sink_.series({"job", 0, "train/loss"}, source_id({"tfevents"}));
     for (int s = 0; s < 300; ++s) sink_.append(id, {s, 1.7e9 + s, 2.0 - s * 0.001});
     for (int s = 200; s < 400; ++s) sink_.append(id, {s, 1.8e9 + s, 1.5 - s * 0.001});
     ViewModel model(store_, analyzer_);

@@ -265,8 +265,8 @@ TEST_F(RanksView, RunsWithTheSameRanksGetColumnsEachAndOtherwiseShareThem) {
     Analyzer analyzer(default_rules());
     AnalyzingSink sink(analyzer, &store);
     for (int rank = 0; rank < 3; ++rank) {
-        const SeriesId a = sink.series({"tb", rank, "train/loss"}, SourceKind::kTfEvents);
-        const SeriesId b = sink.series({"msprobe", rank, "grad/x/norm"}, SourceKind::kTfEvents);
+        const SeriesId a = sink.series({"tb", rank, "train/loss"}, source_id({"tfevents"}));
+        const SeriesId b = sink.series({"msprobe", rank, "grad/x/norm"}, source_id({"tfevents"}));
         sink.append(a, {0, 1.7e9, 1.0});
         sink.append(b, {0, 1.7e9, 2.0});
     }

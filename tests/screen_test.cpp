@@ -25,7 +25,7 @@ class Screen : public ::testing::Test {
         // Four ranks; rank 2's loss turns NaN at step 300.
         for (int rank = 0; rank < 4; ++rank) {
             for (const char* tag : {"train/loss", "train/grad_norm", "eval/accuracy"}) {
-                const SeriesId id = sink_.series({"job", rank, tag}, SourceKind::kTfEvents);
+                const SeriesId id = sink_.series({"job", rank, tag}, source_id({"tfevents"}));
                 for (int s = 0; s < 400; ++s) {
                     double v = 1.0 + 1.0 / (s + 1) + 0.001 * rank;
                     if (rank == 2 && s == 300 && std::string(tag) == "train/loss") v = NAN;
@@ -223,7 +223,7 @@ class CompareScreen : public Screen {
             for (int rank = 0; rank < 2; ++rank) {
                 for (const char* tag : {"train/loss", "train/lr", "train/grad_norm", "eval/a",
                                         "eval/b", "eval/c", "eval/d"}) {
-                    const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+                    const SeriesId id = sink_.series({run, rank, tag}, source_id({"tfevents"}));
                     const bool loss = std::string(tag) == "train/loss";
                     for (int s = 0; s < 100; ++s) {
                         double v = 1.0 + 1.0 / (s + 1) + (loss ? 0 : 1);
@@ -279,7 +279,7 @@ TEST(CompareDefaultPair, TwoRootsPairTheRunAtTheSamePlaceUnderEach) {
     AnalyzingSink sink(analyzer, &store);
     ViewModel model(store, analyzer);
     auto add = [&](const char* run) {
-        const SeriesId id = sink.series({run, 0, "train/loss"}, SourceKind::kTfEvents);
+        const SeriesId id = sink.series({run, 0, "train/loss"}, source_id({"tfevents"}));
         for (int s = 0; s < 10; ++s) sink.append(id, {s, 1.7e9 + s, 1.0 + s});
     };
     for (const char* run : {"base/monitor_output", "base/tensorboard", "new/tensorboard"}) add(run);
@@ -405,7 +405,7 @@ TEST(StatusLine, AStalledRunIsNamedWithItsQuietTimeAndPausedIsSaid) {
     Store store;
     Analyzer analyzer(default_rules());
     AnalyzingSink sink(analyzer, &store);
-    const SeriesId id = sink.series({"job", 0, "train/loss"}, SourceKind::kTfEvents);
+    const SeriesId id = sink.series({"job", 0, "train/loss"}, source_id({"tfevents"}));
     analyzer.set_live();
     for (int s = 0; s < 10; ++s) {
         analyzer.set_now(990 + s);
