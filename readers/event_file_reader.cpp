@@ -7,6 +7,7 @@
 
 #include "core/identity.h"
 #include "readers/crc32c.h"
+#include "readers/samples_axis.h"
 
 namespace runtop {
 namespace {
@@ -23,15 +24,6 @@ std::uint32_t load32(const char* p) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);
     return v;
-}
-
-// DeepSpeed's TensorBoard monitor ("Train/Samples/...") and MindFormers' "<tag> vs samples"
-// series (as written, or as tensorboardX sanitises them) use samples consumed as the step.
-StepAxis axis_of_tag(std::string_view tag) {
-    if (tag.starts_with("Train/Samples/") || tag.ends_with("_vs_samples") ||
-        tag.ends_with(" vs samples"))
-        return StepAxis::kSamples;
-    return StepAxis::kSteps;
 }
 
 // TensorBoard's or MindSpore's event format, on the axis the tag says.

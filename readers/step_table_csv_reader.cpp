@@ -5,6 +5,7 @@
 #include "core/format.h"
 #include "core/identity.h"
 #include "readers/number_text.h"
+#include "readers/samples_axis.h"
 
 namespace runtop {
 namespace {
@@ -31,11 +32,13 @@ bool parse_cell(std::string_view cell, double& v) {
 }
 
 // DeepSpeed's csv_monitor writes samples consumed as its `step`; Lightning's CSVLogger (and any
-// CSV with a `step` column) writes the step.
-SourceId step_table_source(SourceFormat format) {
+// CSV with a `step` column) writes the step, unless the column's tag says it counts samples.
+SourceId step_table_source(SourceFormat format, std::string_view tag) {
     static const SourceId kDeepSpeed = source_id({"deepspeed-csv", StepAxis::kSamples});
     static const SourceId kLightning = source_id({"lightning-csv"});
-    return format == SourceFormat::kDeepSpeedCsv ? kDeepSpeed : kLightning;
+    static const SourceId kLightningSamples = source_id({"lightning-csv", StepAxis::kSamples});
+    if (format == SourceFormat::kDeepSpeedCsv) return kDeepSpeed;
+    return axis_of_tag(tag) == StepAxis::kSamples ? kLightningSamples : kLightning;
 }
 
 }  // namespace
@@ -55,7 +58,7 @@ std::string deepspeed_tag_of_file(std::string_view basename) {
 }
 
 StepTableCsvReader::StepTableCsvReader(SourceFile file, PointSink& sink)
-    : CsvFileReader(std::move(file), sink), source_(step_table_source(file_.format)) {
+    : CsvFileReader(std::move(file), sink) {
     if (file_.format == SourceFormat::kDeepSpeedCsv)
         file_tag_ = deepspeed_tag_of_file(base_name(file_.path));
 }
@@ -81,7 +84,8 @@ CsvFileReader::Header StepTableCsvReader::on_header(std::span<const std::string_
     for (std::size_t i = 0; i < fields.size(); ++i) {
         if (static_cast<int>(i) == step_col_) continue;
         std::string tag = named_by_file ? file_tag_ : std::string(fields[i]);
-        col_ids_[i] = sink_.series(SeriesKey{file_.run, file_.rank, tag}, source_);
+        col_ids_[i] = sink_.series(SeriesKey{file_.run, file_.rank, tag},
+                                   step_table_source(file_.format, tag));
         col_hash_[i] = hash_bytes(tag, 0x9e3779b97f4a7c15ULL);
     }
     return Header::kAccepted;

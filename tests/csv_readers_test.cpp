@@ -293,6 +293,20 @@ TEST(DeepSpeedCsv, ReaderSuppliesTheSamplesAxis) {
     EXPECT_EQ(sink.source(0), (SeriesSource{"deepspeed-csv", StepAxis::kSamples}));
 }
 
+// A column whose tag says it counts samples is on the samples axis in any step table.
+TEST(LightningCsv, AColumnNamedVsSamplesIsOnTheSamplesAxis) {
+    TempDir dir;
+    std::string path = dir / "metrics.csv";
+    write_file(path, "step,loss,loss vs samples\n1,0.5,0.5\n2,0.25,0.25\n");
+    RecordingSink sink;
+    StepTableCsvReader reader(SourceFile{path, "pl", kNoRank, SourceFormat::kLightningCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    ASSERT_EQ(sink.keys.size(), 2u);
+    EXPECT_EQ(sink.keys[1].tag, "loss vs samples");
+    EXPECT_EQ(sink.source(0), (SeriesSource{"lightning-csv", StepAxis::kSteps}));
+    EXPECT_EQ(sink.source(1), (SeriesSource{"lightning-csv", StepAxis::kSamples}));
+}
+
 TEST(DeepSpeedCsv, TagsFromFileNames) {
     EXPECT_EQ(deepspeed_tag_of_file("Train_Samples_lr.csv"), "Train/Samples/lr");
     EXPECT_EQ(deepspeed_tag_of_file("Train_Eigenvalues_ModelBlockParam_0.csv"),
