@@ -12,6 +12,8 @@
 #include "core/analysis/analyzing_sink.h"
 #include "core/store/store.h"
 #include "tests/test_support.h"
+#include "views/actions.h"
+#include "views/compare/compare_view.h"
 #include "views/screen.h"
 
 namespace runtop::ui {

@@ -497,4 +497,24 @@ HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& m
     return s;
 }
 
+Pointer heatmap_mouse(HeatmapState& state, const InputEvent& event, const ViewModel& model,
+                      int width, int height) {
+    bool changed = false;
+    if (event.button == MouseButton::kWheelUp || event.button == MouseButton::kWheelDown)
+        changed = heatmap_handle(
+            state, event.button == MouseButton::kWheelUp ? Action::kUp : Action::kDown, model,
+            width, height);
+    else if (event.button == MouseButton::kLeft)
+        changed = heatmap_click(state, event.x, event.y, model, width, height);
+    return changed ? Pointer::kChanged : Pointer::kNothing;
+}
+
+ViewSelection heatmap_selected(const HeatmapState& state, const ViewModel& model, int width,
+                               int height) {
+    const HeatmapSelection s = heatmap_selection(state, model, width, height);
+    if (!s.group) return {};
+    return {
+        s.group, ChartTarget{s.group->tag, focus_of(model, s.series), s.step, std::nullopt}, {}};
+}
+
 }  // namespace runtop::ui

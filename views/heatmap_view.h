@@ -39,15 +39,11 @@
 
 #include "views/actions.h"
 #include "views/canvas.h"
+#include "views/heatmap_state.h"
 #include "views/model.h"
+#include "views/view_api.h"
 
 namespace runtop::ui {
-
-struct HeatmapState {
-    std::string tag;  // the tag shown; "" = the first card's (ViewModel::groups()[0])
-    int row = 0;      // selected rank row; clamped
-    int column = -1;  // selected step column, -1 = the newest (it follows new steps); clamped
-};
 
 // Where things are on a canvas of this size: what draw, handle, click and selection share.
 struct HeatmapLayout {
@@ -88,5 +84,12 @@ struct HeatmapSelection {
 };
 HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& model, int width,
                                    int height);
+
+// The wheel moves the selected row; a click is heatmap_click.
+Pointer heatmap_mouse(HeatmapState& state, const InputEvent& event, const ViewModel& model,
+                      int width, int height);
+// The tag, and the selected row's series at the selected column's step (heatmap_selection).
+ViewSelection heatmap_selected(const HeatmapState& state, const ViewModel& model, int width,
+                               int height);
 
 }  // namespace runtop::ui

@@ -849,4 +849,25 @@ RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, 
     return s;
 }
 
+Pointer ranks_mouse(RanksState& state, const InputEvent& event, const ViewModel& model, int width,
+                    int height) {
+    bool changed = false;
+    if (event.button == MouseButton::kWheelUp || event.button == MouseButton::kWheelDown)
+        changed =
+            ranks_handle(state, event.button == MouseButton::kWheelUp ? Action::kUp : Action::kDown,
+                         model, width, height);
+    else if (event.button == MouseButton::kLeft)
+        changed = ranks_click(state, event.x, event.y, model, width, height);
+    return changed ? Pointer::kChanged : Pointer::kNothing;
+}
+
+ViewSelection ranks_selected(const RanksState& state, const ViewModel& model, int width,
+                             int height) {
+    const RanksSelection s = ranks_selection(state, model, width, height);
+    if (!s.group) return {};
+    return {s.group,
+            ChartTarget{s.group->tag, focus_of(model, s.series), std::nullopt, std::nullopt},
+            {}};
+}
+
 }  // namespace runtop::ui
