@@ -465,6 +465,8 @@ bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, 
     return state.row != before.row || state.column != before.column || state.tag != before.tag;
 }
 
+namespace {
+
 bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, int width,
                    int height) {
     if (width < kMinWidth || height < kMinHeight) return false;
@@ -480,6 +482,8 @@ bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, in
     }
     return state.row != before.row || state.column != before.column;
 }
+
+}  // namespace
 
 HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& model, int width,
                                    int height) {

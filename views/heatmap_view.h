@@ -71,9 +71,6 @@ void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState& st
 // kNextSeries/kPreviousSeries the next/previous tag. Returns whether the state changed.
 bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, int width,
                     int height);
-// A left click on a cell selects its row and column; on a label, the row.
-bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, int width,
-                   int height);
 
 // What Enter opens: the series of the selected row and the step of the selected column (its
 // newest point's step, else where the column starts).
@@ -85,7 +82,8 @@ struct HeatmapSelection {
 HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& model, int width,
                                    int height);
 
-// The wheel moves the selected row; a click is heatmap_click.
+// The wheel moves the selected row; a left click on a cell selects its row and column, on a
+// label the row.
 Pointer heatmap_mouse(HeatmapState& state, const InputEvent& event, const ViewModel& model,
                       int width, int height);
 // The tag, and the selected row's series at the selected column's step (heatmap_selection).

@@ -808,6 +808,8 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
            state.sparklines != before.sparklines;
 }
 
+namespace {
+
 bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int width, int height) {
     if (width < kMinWidth || height < kMinHeight) return false;
     const RanksLayout l = ranks_layout(state, model, width, height);
@@ -836,6 +838,8 @@ bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int wi
     }
     return state.row != before.row || state.column != before.column;
 }
+
+}  // namespace
 
 RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, int width,
                                int height) {

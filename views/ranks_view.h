@@ -91,9 +91,6 @@ void draw_ranks(Canvas& canvas, const ViewModel& model, const RanksState& state)
 // a page of ranks; sparklines: kUp/kDown/pages/kFirst/kLast ranks, kLeft/kRight tags;
 // kToggleRankSparklines switches. Returns whether the state changed (the caller then redraws).
 bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int width, int height);
-// A left click at cell (x, y) selects what is there: a cell (its tag and rank), a tag, a rank
-// header; in sparkline mode a rank. Returns whether the state changed.
-bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int width, int height);
 
 // What Enter opens: the selected tag and rank (nullptr / kNoRank when none).
 struct RanksSelection {
@@ -103,7 +100,8 @@ struct RanksSelection {
 RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, int width,
                                int height);
 
-// The wheel moves the selected tag; a click is ranks_click.
+// The wheel moves the selected tag; a left click selects what is there: a cell (its tag and
+// rank), a tag, a rank header; in sparkline mode a rank.
 Pointer ranks_mouse(RanksState& state, const InputEvent& event, const ViewModel& model, int width,
                     int height);
 // The selected tag, and its selected rank in front (ranks_selection).

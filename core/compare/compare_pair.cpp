@@ -231,3 +231,18 @@ SeriesComparison compare_pair(const Side& a, const Side& b, const CompareOptions
 }
 
 }  // namespace runtop::compare
+
+namespace runtop {
+
+// One pair walked from the start (run_compare.h): the walk of a fresh Progress.
+SeriesComparison compare_series(const Series& a, const Series& b, const CompareOptions& options) {
+    compare::Side side_a{{&a}, false, compare::first_wall(a).value_or(0)};
+    compare::Side side_b{{&b}, false, compare::first_wall(b).value_or(0)};
+    compare::Progress progress;
+    SeriesComparison c = compare::compare_pair(side_a, side_b, options, progress);
+    c.tag = a.key().tag;
+    c.rank = a.key().rank;
+    return c;
+}
+
+}  // namespace runtop
