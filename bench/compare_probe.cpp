@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/compare/run_compare.h"
+#include "core/compare/run_comparer.h"
 #include "core/store/store.h"
 
 namespace {

@@ -83,7 +83,7 @@ void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks,
     for (auto _ : state) {
         if (!cached) {
             ui.overview.cache.reset();
-            ui.compare.cache = ui::make_compare_cache();  // the comparison made from scratch
+            ui.compare.cache = ui::CompareMemo();  // the comparison made from scratch
         }
         ui::draw_screen(canvas, *f.model, ui);
         benchmark::DoNotOptimize(canvas.at(0, 0));

@@ -1,4 +1,4 @@
-// The incremental RunComparer (core/compare/run_compare.h) against compare_runs, and compare_runs
+// The incremental RunComparer (core/compare/run_comparer.h) against compare_runs, and compare_runs
 // against a plain model of what the header says, on random runs: points appended in random
 // slices, with equal-step replacements, restarts, session starts, NaN and infinities, ranks
 // with their own step grids, and a budget small enough to fold.
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/compare/run_compare.h"
+#include "core/compare/run_comparer.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
 #include "tests/test_support.h"

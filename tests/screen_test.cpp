@@ -5,14 +5,19 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
 #include "core/store/store.h"
 #include "tests/test_support.h"
+#include "views/actions.h"
+#include "views/compare/compare_view.h"
 #include "views/screen.h"
+#include "views/view_table.h"
 
 namespace runtop::ui {
 namespace {
@@ -438,6 +443,20 @@ TEST(KeyScript, NamesAreKeysOtherWordsAreTyped) {
     EXPECT_TRUE(e[3].text);
     EXPECT_FALSE(e[2].text);
     EXPECT_TRUE(parse_key_script("  ").empty());
+}
+
+// Every ViewId has its row in the view table, found by its id, with its own name and scope.
+TEST(ViewTable, EveryViewHasOneRow) {
+    std::set<std::string_view> names;
+    for (ViewId id : {ViewId::kOverview, ViewId::kRanks, ViewId::kHeatmap, ViewId::kAnomalies,
+                      ViewId::kDetail, ViewId::kCompare}) {
+        const ViewRow& row = view_row(id);
+        EXPECT_EQ(row.id, id);
+        EXPECT_EQ(view_name(id), row.name);
+        EXPECT_TRUE(names.insert(row.name).second) << row.name;
+        EXPECT_EQ(row.take_tag == nullptr, row.takes == TakesTag::kNever) << row.name;
+    }
+    EXPECT_EQ(view_rows().size(), names.size());
 }
 
 }  // namespace
