@@ -1,0 +1,71 @@
+// JSON output, written as it goes: objects, arrays, keys and values into a string, compact (no
+// whitespace), commas placed by the writer. Every JSON runtop prints (check, dump, diff,
+// --print-config) is written through it, so every string is escaped by one function
+// (core/format.h append_json_string: C0, DEL and C1 controls as \u00XX, bytes that are not
+// UTF-8 as \udcXX) and every number formatted one of the ways below.
+//
+//   JsonWriter w(out);
+//   w.begin_object().key("tag").string(tag).key("value").number(v).end_object();
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace runtop {
+
+class JsonWriter {
+  public:
+    explicit JsonWriter(std::string& out) : out_(out) {}
+
+    JsonWriter& begin_object() { return open('{'); }
+    JsonWriter& end_object() { return close('}'); }
+    JsonWriter& begin_array() { return open('['); }
+    JsonWriter& end_array() { return close(']'); }
+
+    // An object member's name; the next value is its value.
+    JsonWriter& key(std::string_view name);
+
+    JsonWriter& string(std::string_view s);
+    // %.9g (float32 values round-trip); NaN and ±Inf, which JSON lacks, as "nan", "inf", "-inf".
+    JsonWriter& number(double v);
+    // The shortest text that reads back to the same double (wall times, tolerances); non-finite
+    // values as number() writes them.
+    JsonWriter& number_shortest(double v);
+    // A float as config files have always been printed: the shortest round trip, always with a
+    // '.' or an exponent (0.0, 0.6, 1e-05, 1e+16), so it reads back as a float.
+    JsonWriter& real(double v);
+    template <std::integral T>
+    JsonWriter& integer(T v) {
+        if constexpr (std::is_same_v<T, bool>) {
+            return boolean(v);
+        } else if constexpr (std::is_signed_v<T>) {
+            return signed_integer(static_cast<std::int64_t>(v));
+        } else {
+            return unsigned_integer(static_cast<std::uint64_t>(v));
+        }
+    }
+    JsonWriter& boolean(bool b);
+    JsonWriter& null();
+
+    // Whitespace for readers of the text: next_line() starts the next value on a new line
+    // (after its comma), newline() writes a line break where it is (before a closing bracket).
+    JsonWriter& next_line();
+    JsonWriter& newline();
+
+  private:
+    JsonWriter& open(char bracket);
+    JsonWriter& close(char bracket);
+    JsonWriter& signed_integer(std::int64_t v);
+    JsonWriter& unsigned_integer(std::uint64_t v);
+    // The ',' before every value but a container's first, and none after a key (or next_line).
+    void separate();
+
+    std::string& out_;
+    std::uint64_t has_items_ = 0;  // bit d: the container at depth d holds a value already
+    int depth_ = 0;
+    bool separated_ = false;  // the next value's separator is written already
+};
+
+}  // namespace runtop
