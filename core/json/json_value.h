@@ -159,6 +159,7 @@ class JsonDocument {
 
   private:
     friend class JsonValue;
+    template <bool kComments>
     friend class JsonParser;
     template <class Item>
     friend class json_detail::ChildIterator;
