@@ -6,12 +6,11 @@
 
 #include "core/format.h"
 
+#include <fmt/format.h>
+
 namespace runtop {
 
 namespace {
-
-// Containers nest at most this deep: runtop's outputs use three levels.
-constexpr int kMaxDepth = 64;
 
 // real()'s layout of shortest digits: fixed for decimal-point positions -4 < n <= 15, else an
 // exponent of at least two digits. These are nlohmann's dump() rules, which config values
@@ -47,57 +46,21 @@ void append_real_digits(std::string& out, std::string_view digits, int n) {
 
 }  // namespace
 
-void JsonWriter::separate() {
-    if (separated_) {
-        separated_ = false;
-        return;
-    }
-    if (depth_ == 0) return;
-    const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
-    if (has_items_ & bit) out_ += ',';
-    has_items_ |= bit;
+void JsonWriter::depth_overflow() {
+    std::abort();  // nested past kMaxDepth, or a close without its open: a bug in the caller
 }
 
-JsonWriter& JsonWriter::open(char bracket) {
-    separate();
-    out_ += bracket;
-    if (depth_ >= kMaxDepth) std::abort();  // an invariant: no output nests this deep
-    ++depth_;
-    has_items_ &= ~(std::uint64_t{1} << (depth_ - 1));
-    return *this;
-}
-
-JsonWriter& JsonWriter::close(char bracket) {
-    if (depth_ == 0) std::abort();  // an invariant: every close has its open
-    --depth_;
-    out_ += bracket;
-    return *this;
-}
-
-JsonWriter& JsonWriter::key(std::string_view name) {
-    separate();
+void JsonWriter::escaped_key(std::string_view name) {
     append_json_string(out_, name);
     out_ += ':';
-    separated_ = true;
-    return *this;
 }
 
-JsonWriter& JsonWriter::string(std::string_view s) {
-    separate();
+void JsonWriter::write_string(std::string_view s) {
     append_json_string(out_, s);
-    return *this;
 }
 
-JsonWriter& JsonWriter::number(double v) {
-    separate();
-    append_json_number(out_, v, false);
-    return *this;
-}
-
-JsonWriter& JsonWriter::number_shortest(double v) {
-    separate();
-    append_json_number(out_, v, true);
-    return *this;
+void JsonWriter::write_number(double v, bool shortest) {
+    append_json_number(out_, v, shortest);
 }
 
 JsonWriter& JsonWriter::real(double v) {
@@ -131,29 +94,15 @@ JsonWriter& JsonWriter::real(double v) {
 
 JsonWriter& JsonWriter::signed_integer(std::int64_t v) {
     separate();
-    char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-    out_.append(buf, end);
+    const fmt::format_int text(v);  // fmt converts two digits at a time, on the stack
+    out_.append(text.data(), text.size());
     return *this;
 }
 
 JsonWriter& JsonWriter::unsigned_integer(std::uint64_t v) {
     separate();
-    char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-    out_.append(buf, end);
-    return *this;
-}
-
-JsonWriter& JsonWriter::boolean(bool b) {
-    separate();
-    out_ += b ? "true" : "false";
-    return *this;
-}
-
-JsonWriter& JsonWriter::null() {
-    separate();
-    out_ += "null";
+    const fmt::format_int text(v);
+    out_.append(text.data(), text.size());
     return *this;
 }
 

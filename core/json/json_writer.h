@@ -10,6 +10,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -24,15 +25,42 @@ class JsonWriter {
     JsonWriter& begin_array() { return open('['); }
     JsonWriter& end_array() { return close(']'); }
 
-    // An object member's name; the next value is its value.
-    JsonWriter& key(std::string_view name);
+    // An object member's name; the next value is its value. Inline with a fast path for
+    // printable ASCII (every key runtop writes): dump writes six a point.
+    JsonWriter& key(std::string_view name) {
+        separate();
+        char quoted[kShortKey + 3];  // "name": in one append
+        if (name.size() <= kShortKey && plain(name)) {
+            quoted[0] = '"';
+            std::memcpy(quoted + 1, name.data(), name.size());
+            quoted[name.size() + 1] = '"';
+            quoted[name.size() + 2] = ':';
+            out_.append(quoted, name.size() + 3);
+        } else {
+            escaped_key(name);
+        }
+        separated_ = true;
+        return *this;
+    }
 
-    JsonWriter& string(std::string_view s);
+    JsonWriter& string(std::string_view s) {
+        separate();
+        write_string(s);
+        return *this;
+    }
     // %.9g (float32 values round-trip); NaN and ±Inf, which JSON lacks, as "nan", "inf", "-inf".
-    JsonWriter& number(double v);
+    JsonWriter& number(double v) {
+        separate();
+        write_number(v, false);
+        return *this;
+    }
     // The shortest text that reads back to the same double (wall times, tolerances); non-finite
     // values as number() writes them.
-    JsonWriter& number_shortest(double v);
+    JsonWriter& number_shortest(double v) {
+        separate();
+        write_number(v, true);
+        return *this;
+    }
     // A float as config files have always been printed: the shortest round trip, always with a
     // '.' or an exponent (0.0, 0.6, 1e-05, 1e+16), so it reads back as a float.
     JsonWriter& real(double v);
@@ -46,8 +74,16 @@ class JsonWriter {
             return unsigned_integer(static_cast<std::uint64_t>(v));
         }
     }
-    JsonWriter& boolean(bool b);
-    JsonWriter& null();
+    JsonWriter& boolean(bool b) {
+        separate();
+        out_ += b ? "true" : "false";
+        return *this;
+    }
+    JsonWriter& null() {
+        separate();
+        out_ += "null";
+        return *this;
+    }
 
     // Whitespace for readers of the text: next_line() starts the next value on a new line
     // (after its comma), newline() writes a line break where it is (before a closing bracket).
@@ -55,12 +91,49 @@ class JsonWriter {
     JsonWriter& newline();
 
   private:
-    JsonWriter& open(char bracket);
-    JsonWriter& close(char bracket);
+    static constexpr int kMaxDepth = 64;  // runtop's outputs nest three levels
+    static constexpr std::size_t kShortKey = 29;
+
+    // Printable ASCII without '"' or '\\': written as it is. Anything else, UTF-8 included,
+    // goes through append_json_string.
+    static bool plain(std::string_view s) {
+        for (char ch : s) {
+            const auto c = static_cast<unsigned char>(ch);
+            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return false;
+        }
+        return true;
+    }
+    JsonWriter& open(char bracket) {
+        separate();
+        out_ += bracket;
+        if (depth_ >= kMaxDepth) depth_overflow();
+        ++depth_;
+        has_items_ &= ~(std::uint64_t{1} << (depth_ - 1));
+        return *this;
+    }
+    JsonWriter& close(char bracket) {
+        if (depth_ == 0) depth_overflow();
+        --depth_;
+        out_ += bracket;
+        return *this;
+    }
+    // The ',' before every value but a container's first, and none after a key (or next_line).
+    void separate() {
+        if (separated_) {
+            separated_ = false;
+            return;
+        }
+        if (depth_ == 0) return;
+        const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
+        if (has_items_ & bit) out_ += ',';
+        has_items_ |= bit;
+    }
+    [[noreturn]] static void depth_overflow();  // an invariant broken: aborts
+    void escaped_key(std::string_view name);
+    void write_string(std::string_view s);
+    void write_number(double v, bool shortest);
     JsonWriter& signed_integer(std::int64_t v);
     JsonWriter& unsigned_integer(std::uint64_t v);
-    // The ',' before every value but a container's first, and none after a key (or next_line).
-    void separate();
 
     std::string& out_;
     std::uint64_t has_items_ = 0;  // bit d: the container at depth d holds a value already
