@@ -18,7 +18,7 @@ SOAK_SECONDS ?= 300
 DEB_PACKAGES  := cmake ninja-build g++ pkg-config libfmt-dev libprotobuf-dev protobuf-compiler \
                  libre2-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev \
                  libncurses-dev libinotifytools0-dev dpkg-dev file \
-                 tmux zsh groff-base openssh-server openssh-client
+                 tmux zsh groff-base openssh-server openssh-client clang-format
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps build run test test-release test-asan test-portable portable deb bench fuzz \

@@ -4,9 +4,9 @@
 // the ingest thread's eventfd, with a timeout for the once-a-second tick (stall judgement, the
 // ingest rate). The readers run on the ingest thread (app/ingest_thread.h); the loop replays
 // their batches into the Store and the Analyzer in slices of at most kIngestSliceMs, reading keys
-// between slices, so a key is answered within 50 ms even while gigabytes backfill. A frame is
-// drawn only when something changed: at once after a key, at most every refresh_ms while data
-// streams in; the terminal layer writes only the cells that differ.
+// between slices, so a key is answered within 50 ms even while gigabytes backfill. When a frame
+// is drawn is the FrameScheduler's (app/frame_scheduler.h); the terminal layer writes only the
+// cells that differ.
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -21,6 +21,7 @@
 #include "app/commands.h"
 #include "app/compare_options.h"
 #include "app/config.h"
+#include "app/frame_scheduler.h"
 #include "app/ingest_thread.h"
 #include "app/inputs.h"
 #include "app/rules_file.h"
@@ -91,20 +92,66 @@ class ApplyRate {
     std::uint64_t current_ = 0;
 };
 
+// Stalled runs and their quiet minutes, summed: a stall is worth a frame as it starts, ends or
+// its quiet time reaches another minute.
+struct StallMinutes {
+    std::int64_t shown = 0;
+    bool changed(const Analyzer& analyzer, double now) {
+        std::int64_t minutes = 0;
+        for (const RunStatus& r : analyzer.runs())
+            if (r.stalled) minutes += 1 + static_cast<std::int64_t>((now - r.last_arrival) / 60);
+        const bool differs = minutes != shown;
+        shown = minutes;
+        return differs;
+    }
+};
+
+// The once-a-second update: stall judgement, the ingest rate and what the status line shows;
+// new warnings are kept for after the terminal is restored. True when the status line changed.
+bool tick(ui::ViewModel& model, Analyzer& analyzer, IngestThread& ingest, ApplyRate& rate,
+          StallMinutes& stalls, bool live, bool following, std::vector<std::string>& warnings) {
+    const ui::IngestInfo before = model.ingest;
+    model.ingest.now = wall_now();
+    analyzer.set_now(model.ingest.now);
+    const std::size_t alerts_before = analyzer.log().size();
+    if (live) analyzer.tick();
+    const IngestTotals totals = ingest.totals();
+    model.ingest.files = totals.files;
+    model.ingest.watching = ingest.watching();
+    model.ingest.rate = rate.tick();
+    model.ingest.waiting = following ? 0 : ingest.waiting_points();
+    for (std::string& m : ingest.take_messages()) {
+        ++model.ingest.warnings;
+        model.ingest.note = m;
+        warnings.push_back(std::move(m));
+    }
+    const bool stalls_changed = stalls.changed(analyzer, model.ingest.now);
+    return before.files != model.ingest.files || before.rate != model.ingest.rate ||
+           before.watching != model.ingest.watching || before.waiting != model.ingest.waiting ||
+           before.warnings != model.ingest.warnings || stalls_changed ||
+           alerts_before != analyzer.log().size();
+}
+
 int fail(const std::string& message) {
     std::fprintf(stderr, "runtop: %s\n", message.c_str());
     return kExitError;
 }
 
+// Everything the command line and the config file decide, checked before the screen opens.
 struct Settings {
     DashboardConfig config;
     WatchOptions watch;
+    Selection selection;
+    StoreLimits limits;
+    LoadedRules rules;
+    CompareOptions compare;
 };
 
 Result<Settings> settings_from(const Args& args) {
     Result<DashboardConfig> config = load_config(args.get("config"));
     if (!config) return config.error();
-    Settings s{std::move(*config), {}};
+    Settings s;
+    s.config = std::move(*config);
     DashboardConfig& c = s.config;
     if (args.has("theme")) c.theme = args.get("theme");
     if (args.has("color")) c.color = args.get("color");
@@ -124,7 +171,55 @@ Result<Settings> settings_from(const Args& args) {
         s.watch.mode = WatchMode::kPoll;
         s.watch.poll_interval_ms = c.poll_ms;
     }
+    Result<Selection> selection = selection_from_args(args);
+    if (!selection) return selection.error();
+    s.selection = std::move(*selection);
+    Args limit_args = args;
+    if (!args.has("memory")) limit_args.values["memory"] = c.memory;
+    Result<StoreLimits> limits = store_limits_from_args(limit_args);
+    if (!limits) return limits.error();
+    s.limits = *limits;
+    Result<LoadedRules> rules = load_rules(args.get("rules"));
+    if (!rules) return rules.error();
+    s.rules = std::move(*rules);
+    Result<CompareOptions> compare = compare_options_from_args(args);
+    if (!compare) return compare.error();
+    s.compare = *compare;
     return s;
+}
+
+// The model and the screen state the first frame shows.
+void start_model(ui::ViewModel& model, Settings& s, const Args& args, ui::GlyphTier glyphs) {
+    model.set_filter(std::move(s.selection.filter), args.get("filter"), args.get("ranks"));
+    model.set_glyphs(glyphs);
+    std::vector<std::string> root_names;
+    for (const RootSpec& root : s.selection.roots) root_names.push_back(root.name);
+    model.set_root_names(std::move(root_names));
+    model.ingest.roots = s.selection.roots.size();
+    model.ingest.live = true;
+    model.ingest.backfilling = true;
+    model.ingest.now = wall_now();
+}
+
+ui::UiState start_state(const Settings& s, std::string note) {
+    ui::UiState state;
+    state.detail.smoothing = s.config.smoothing;
+    // `runtop base=A new=B` opens on the comparison.
+    state.view = ui::initial_view(s.selection.roots.size());
+    state.compare.options = s.compare;
+    // The config file's first warning is the first frame's note, else the terminal's (e.g. the
+    // built-in xterm-256color stands in for $TERM).
+    state.flash = s.config.warnings.empty() ? std::move(note) : s.config.warnings.front();
+    return state;
+}
+
+// After the terminal is restored: the last 20 warnings (the config file's first).
+void print_warnings(const std::vector<std::string>& warnings) {
+    const std::size_t shown = std::min<std::size_t>(warnings.size(), 20);
+    for (std::size_t i = warnings.size() - shown; i < warnings.size(); ++i)
+        std::fprintf(stderr, "runtop: %s\n", visible(warnings[i]).c_str());
+    if (warnings.size() > shown)
+        std::fprintf(stderr, "runtop: (%zu earlier warnings not shown)\n", warnings.size() - shown);
 }
 
 }  // namespace
@@ -133,26 +228,15 @@ int cmd_dashboard(const Args& args) {
     Result<Settings> settings = settings_from(args);
     if (!settings) return fail(settings.error().message);
     const DashboardConfig& config = settings->config;
-    Result<Selection> selection = selection_from_args(args);
-    if (!selection) return fail(selection.error().message);
-    Args limit_args = args;
-    if (!args.has("memory")) limit_args.values["memory"] = config.memory;
-    Result<StoreLimits> limits = store_limits_from_args(limit_args);
-    if (!limits) return fail(limits.error().message);
-    Result<LoadedRules> rules = load_rules(args.get("rules"));
-    if (!rules) return fail(rules.error().message);
-    Result<CompareOptions> compare = compare_options_from_args(args);
-    if (!compare) return fail(compare.error().message);
     if (!::isatty(STDIN_FILENO) || !::isatty(STDOUT_FILENO))
         return fail(
             "the dashboard needs a terminal; for scripts use 'runtop snapshot', 'runtop ls' or "
             "'runtop check'");
 
-    Store store(*limits);
-    Analyzer analyzer(std::move(rules->rules));
+    Store store(settings->limits);
+    Analyzer analyzer(std::move(settings->rules.rules));
     AnalyzingSink sink(analyzer, &store);
-    const std::size_t root_count = selection->roots.size();
-    IngestThread ingest(selection->roots, settings->watch);
+    IngestThread ingest(settings->selection.roots, settings->watch);
 
     ui::TerminalOptions topts;
     topts.color = config.color;
@@ -167,66 +251,36 @@ int cmd_dashboard(const Args& args) {
     ingest.start();
 
     ui::ViewModel model(store, analyzer);
-    model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));
-    model.set_glyphs(term.glyph_tier());
-    std::vector<std::string> root_names;
-    for (const RootSpec& root : selection->roots) root_names.push_back(root.name);
-    model.set_root_names(std::move(root_names));
-    model.ingest.roots = root_count;
-    model.ingest.live = true;
-    model.ingest.backfilling = true;
-    model.ingest.now = wall_now();
-    ui::UiState state;
-    state.detail.smoothing = config.smoothing;
-    state.view = ui::initial_view(root_count);  // `runtop base=A new=B` opens on the comparison
-    state.compare.options = *compare;
-    state.flash = term.note();  // e.g. the built-in xterm-256color stands in for $TERM
-
+    start_model(model, *settings, args, term.glyph_tier());
+    ui::UiState state = start_state(*settings, term.note());
     ui::Canvas canvas(term.width(), term.height());
-    // Printed after the terminal is restored; the config file's come first, and the first of
-    // them is also the first frame's note.
-    std::vector<std::string> warnings = config.warnings;
-    if (!config.warnings.empty()) state.flash = config.warnings.front();
+    std::vector<std::string> warnings = config.warnings;  // printed once the terminal is back
     ApplyRate rate;
+    StallMinutes stalls;
     bool live = false;
-    std::int64_t stall_minutes = 0;  // stalled runs and their quiet minutes, summed
-    bool dirty = true, force = false, urgent = true;
-    auto last_frame = Clock::now() - std::chrono::hours(1);
+    FrameScheduler frames(std::chrono::milliseconds(config.refresh_ms));
     auto next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
-    const auto refresh = std::chrono::milliseconds(config.refresh_ms);
-    Clock::duration data_interval = refresh;
-    bool data_changed = false;  // data arrived since the last frame that queried it
     bool quit = false;
 
     while (!quit) {
         // Draw first: a key's answer or a first frame goes out before anything else is done.
-        const auto now = Clock::now();
-        // A frame for new data waits while a key is pending: the key's own frame comes first.
         pollfd key_check{term.input_fd(), POLLIN, 0};
-        const bool key_pending = !urgent && ::poll(&key_check, 1, 0) > 0;
-        if (dirty && !key_pending && (urgent || now - last_frame >= data_interval)) {
+        const bool key_pending = !frames.urgent() && ::poll(&key_check, 1, 0) > 0;
+        if (const std::optional<FrameScheduler::Frame> frame =
+                frames.due(Clock::now(), key_pending)) {
             if (canvas.width() != term.width() || canvas.height() != term.height())
                 canvas.resize(term.width(), term.height());
-            // A key's frame may show what the last frame queried (views reuse it); then a data
-            // frame follows at the usual pace.
-            const bool key_frame = urgent && !force;
-            model.ingest.key_frame = key_frame;
+            model.ingest.key_frame = frame->key_frame;
             const auto start = Clock::now();
             ui::draw_screen(canvas, model, state);
-            term.present(canvas, force);
-            last_frame = Clock::now();
-            // Data frames of a big view come no more often than 4x their drawing time, so a
-            // large job streaming in costs at most a fifth of a core in drawing.
-            data_interval = std::max<Clock::duration>(refresh, 4 * (last_frame - start));
-            dirty = key_frame && data_changed;
-            data_changed = data_changed && key_frame;
-            force = urgent = false;
+            term.present(canvas, frame->force);
+            frames.drawn(*frame, start, Clock::now());
         }
 
-        const bool ingest_waiting = state.follow && ingest.has_waiting();
         int timeout = ms_until(next_tick);
-        if (ingest_waiting) timeout = 0;
-        if (dirty) timeout = std::min(timeout, ms_until(last_frame + data_interval));
+        if (state.follow && ingest.has_waiting()) timeout = 0;
+        if (const int frame_in = frames.wait_ms(Clock::now()); frame_in >= 0)
+            timeout = std::min(timeout, frame_in);
         pollfd fds[3] = {{term.input_fd(), POLLIN, 0},
                          {signals.fd(), POLLIN, 0},
                          {ingest.notify_fd(), POLLIN, 0}};
@@ -241,21 +295,20 @@ int cmd_dashboard(const Args& args) {
         for (int sig : signals.take()) {
             if (sig == SIGWINCH || sig == SIGCONT) {
                 term.resize();
-                dirty = force = urgent = true;
+                frames.resized();
             } else {
                 quit = true;
             }
         }
         while (std::optional<ui::InputEvent> event = term.read_input()) {
             if (event->key == "Resize") {  // ncurses saw the size change before our SIGWINCH
-                dirty = force = urgent = true;
+                frames.resized();
                 continue;
             }
             const ui::Outcome out =
                 ui::handle(state, *event, model, analyzer, term.width(), term.height());
             if (out.quit) quit = true;
-            if (out.redraw || out.force) dirty = urgent = true;
-            force |= out.force;
+            if (out.redraw || out.force) frames.key_answered(out.force);
         }
         if (quit) break;
 
@@ -267,7 +320,7 @@ int cmd_dashboard(const Args& args) {
             rate.add(applied);
             model.ingest.files = ingest.totals().files;
             model.update();
-            dirty = data_changed = true;
+            frames.data_arrived();
         }
         if (!live && ingest.backfilled()) {
             // What was on disk is in: from now on a run that stops writing is a stall.
@@ -275,52 +328,18 @@ int cmd_dashboard(const Args& args) {
             analyzer.set_now(wall_now());
             analyzer.set_live();
             model.ingest.backfilling = false;
-            dirty = true;
+            frames.status_changed();
         }
 
         if (Clock::now() >= next_tick) {
             next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
-            const ui::IngestInfo before = model.ingest;
-            model.ingest.now = wall_now();
-            analyzer.set_now(model.ingest.now);
-            const std::size_t alerts_before = analyzer.log().size();
-            if (live) analyzer.tick();
-            const IngestTotals totals = ingest.totals();
-            model.ingest.files = totals.files;
-            model.ingest.watching = ingest.watching();
-            model.ingest.rate = rate.tick();
-            model.ingest.waiting = state.follow ? 0 : ingest.waiting_points();
-            for (std::string& m : ingest.take_messages()) {
-                ++model.ingest.warnings;
-                model.ingest.note = m;
-                warnings.push_back(std::move(m));
-            }
-            // Only what the status line shows is worth a frame: a stall as it starts, ends or
-            // its quiet time reaches another minute.
-            std::int64_t stalls = 0;
-            for (const RunStatus& r : analyzer.runs())
-                if (r.stalled)
-                    stalls +=
-                        1 + static_cast<std::int64_t>((model.ingest.now - r.last_arrival) / 60);
-            if (before.files != model.ingest.files || before.rate != model.ingest.rate ||
-                before.watching != model.ingest.watching ||
-                before.waiting != model.ingest.waiting ||
-                before.warnings != model.ingest.warnings || stalls != stall_minutes ||
-                alerts_before != analyzer.log().size())
-                dirty = true;
-            stall_minutes = stalls;
+            if (tick(model, analyzer, ingest, rate, stalls, live, state.follow, warnings))
+                frames.status_changed();
         }
     }
 
     opened->reset();  // the terminal as it was, before anything is printed
-    if (!warnings.empty()) {
-        const std::size_t shown = std::min<std::size_t>(warnings.size(), 20);
-        for (std::size_t i = warnings.size() - shown; i < warnings.size(); ++i)
-            std::fprintf(stderr, "runtop: %s\n", visible(warnings[i]).c_str());
-        if (warnings.size() > shown)
-            std::fprintf(stderr, "runtop: (%zu earlier warnings not shown)\n",
-                         warnings.size() - shown);
-    }
+    print_warnings(warnings);
     return kExitOk;
 }
 

@@ -75,7 +75,7 @@ class RowWriter {
 class FollowSink final : public PointSink {
   public:
     FollowSink(const SeriesFilter& filter, RowWriter& writer) : filter_(filter), writer_(writer) {}
-    SeriesId series(const SeriesKey& key, SourceKind) override {
+    SeriesId series(const SeriesKey& key, SourceId) override {
         keys_.push_back(key);
         selected_.push_back(filter_.selects(key));
         return static_cast<SeriesId>(keys_.size() - 1);

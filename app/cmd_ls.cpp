@@ -57,7 +57,7 @@ class Table {
             append_value(text_, s.back().value);
             end();
         }
-        text_ += source_kind_name(s.kind());
+        text_ += s.source().format;
         end();
         fmt::format_to(std::back_inserter(text_), "{}", s.restart_count());
         end();

@@ -19,6 +19,7 @@
 #include "core/format.h"
 #include "core/store/store.h"
 #include "views/canvas.h"
+#include "views/detail_view.h"
 #include "views/glyphs.h"
 #include "views/model.h"
 #include "views/screen.h"

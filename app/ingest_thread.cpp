@@ -15,12 +15,12 @@ class IngestThread::RecordingSink final : public PointSink {
   public:
     explicit RecordingSink(IngestThread& owner) : owner_(owner) {}
 
-    SeriesId series(const SeriesKey& key, SourceKind kind) override {
+    SeriesId series(const SeriesKey& key, SourceId source) override {
         auto [it, fresh] = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size()));
         if (fresh) {
             batch_.entries.push_back(
                 {IngestBatch::Op::kSeries, static_cast<SeriesId>(batch_.series.size()), Point{}});
-            batch_.series.emplace_back(key, kind);
+            batch_.series.emplace_back(key, source);
             batch_.series_ids.push_back(it->second);
             full_check();
         }
@@ -166,10 +166,10 @@ std::uint64_t IngestThread::apply(PointSink& sink, std::chrono::steady_clock::ti
                         ++applied;
                         break;
                     case IngestBatch::Op::kSeries: {
-                        auto& [key, kind] = current_.series[e.id];
+                        auto& [key, source] = current_.series[e.id];
                         const SeriesId local = current_.series_ids[e.id];
                         if (real_ids_.size() <= local) real_ids_.resize(local + 1, kNoSeries);
-                        real_ids_[local] = sink.series(key, kind);
+                        real_ids_[local] = sink.series(key, source);
                         break;
                     }
                     case IngestBatch::Op::kSessionStart: {

@@ -38,9 +38,9 @@ struct IngestBatch {
         Point point;  // kPoint; kSessionStart: step and wall_time
     };
     std::vector<Entry> entries;
-    std::vector<std::pair<SeriesKey, SourceKind>> series;  // kSeries: id is the new local id
-    std::vector<SeriesId> series_ids;                      // kSeries: the local id it gets
-    std::vector<std::pair<std::string, int>> starts;       // kSessionStart: run, rank
+    std::vector<std::pair<SeriesKey, SourceId>> series;  // kSeries: id is the new local id
+    std::vector<SeriesId> series_ids;                    // kSeries: the local id it gets
+    std::vector<std::pair<std::string, int>> starts;     // kSessionStart: run, rank
     std::vector<ConfigText> configs;
     std::vector<ImportedAnomaly> anomalies;
     std::uint64_t points = 0;

@@ -77,10 +77,10 @@ void run(const std::string& mode, std::uint64_t points, std::size_t series, std:
     auto analyzer = std::make_unique<Analyzer>(default_rules());
     AnalyzingSink analyzing(*analyzer, store.get());
     std::vector<SeriesId> ids;
+    const SourceId source = source_id({"tfevents"});
     for (std::size_t s = 0; s < series; ++s) {
         const SeriesKey key{"bench", static_cast<int>(s % 8), "train/loss_" + std::to_string(s)};
-        ids.push_back(mode == "store" ? store->series(key, SourceKind::kTfEvents)
-                                      : analyzing.series(key, SourceKind::kTfEvents));
+        ids.push_back(mode == "store" ? store->series(key, source) : analyzing.series(key, source));
     }
     const double seconds =
         mode == "store" ? feed(*store, ids, points, table) : feed(analyzing, ids, points, table);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/compare/run_compare.h"
+#include "core/compare/run_comparer.h"
 #include "core/store/store.h"
 
 namespace {
@@ -96,13 +97,12 @@ int main(int argc, char** argv) {
         argc > 4 ? std::strtoull(argv[4], nullptr, 10) : static_cast<std::uint64_t>(steps) * 6 / 10;
 
     Store store;
+    const SourceId source = source_id({"tfevents"});
     for (std::uint64_t t = 0; t < runs.tags; ++t)
         for (std::uint64_t r = 0; r < runs.ranks; ++r) {
             const std::string tag = t == 0 ? "train/loss" : "layers/stat_" + std::to_string(t);
-            runs.base.push_back(
-                store.series({"base", static_cast<int>(r), tag}, SourceKind::kTfEvents));
-            runs.next.push_back(
-                store.series({"new", static_cast<int>(r), tag}, SourceKind::kTfEvents));
+            runs.base.push_back(store.series({"base", static_cast<int>(r), tag}, source));
+            runs.next.push_back(store.series({"new", static_cast<int>(r), tag}, source));
         }
     double t0 = now();
     append(store, runs, 0, steps);

@@ -25,12 +25,13 @@ struct Fixture {
     std::unique_ptr<ui::ViewModel> model;
 
     Fixture(int tags, int ranks, int steps, int runs = 1) {
+        const SourceId source = source_id({"tfevents"});
         for (int t = 0; t < tags; ++t) {
             const std::string tag = (t < 10 ? "train/metric_" : "layers/stat_") + std::to_string(t);
             for (int run = 0; run < runs; ++run) {
                 const std::string name = runs == 1 ? "job" : "run_" + std::to_string(run);
                 for (int rank = 0; rank < ranks; ++rank) {
-                    const SeriesId id = sink.series({name, rank, tag}, SourceKind::kTfEvents);
+                    const SeriesId id = sink.series({name, rank, tag}, source);
                     for (int s = 0; s < steps; ++s)
                         sink.append(id, {s, 1.7e9 + s,
                                          1.0 + (1 + 0.1 * run) * std::exp(-s / 3000.0) +
@@ -82,7 +83,7 @@ void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks,
     for (auto _ : state) {
         if (!cached) {
             ui.overview.cache.reset();
-            ui.compare.cache = ui::make_compare_cache();  // the comparison made from scratch
+            ui.compare.cache = ui::CompareMemo();  // the comparison made from scratch
         }
         ui::draw_screen(canvas, *f.model, ui);
         benchmark::DoNotOptimize(canvas.at(0, 0));

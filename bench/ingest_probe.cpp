@@ -25,7 +25,7 @@ using namespace runtop;
 
 class NumberingSink final : public PointSink {
   public:
-    SeriesId series(const SeriesKey& key, SourceKind) override {
+    SeriesId series(const SeriesKey& key, SourceId) override {
         return ids_.try_emplace(key, static_cast<SeriesId>(ids_.size())).first->second;
     }
     void append(SeriesId id, const Point& p) override {
@@ -62,8 +62,8 @@ int measure(const std::string& dir) {
     sources.reset();
     sink.reset();
     double t2 = now();
-    std::printf("%.6f %.6f %.6f %" PRIu64 " %" PRIu64 "\n", t1 - t0, c1 - c0, t2 - t1,
-                totals.bytes, totals.scalars);
+    std::printf("%.6f %.6f %.6f %" PRIu64 " %" PRIu64 "\n", t1 - t0, c1 - c0, t2 - t1, totals.bytes,
+                totals.scalars);
     return messages == 0 ? 0 : 1;
 }
 

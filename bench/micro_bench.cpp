@@ -5,11 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cmath>
 #include <random>
 #include <span>
 #include <string>
@@ -18,8 +18,8 @@
 
 #include "core/point_sink.h"
 #include "readers/crc32c.h"
-#include "readers/event_decoder.h"
 #include "readers/csv_tokenizer.h"
+#include "readers/event_decoder.h"
 #include "readers/event_file_reader.h"
 #include "readers/msprobe_csv_reader.h"
 #include "readers/number_text.h"
@@ -101,7 +101,7 @@ BENCHMARK(BM_FramingWalk);
 // --- EventDecoder::decode ---------------------------------------------------------------------
 
 class CountingHandler final : public EventHandler {
-public:
+  public:
     void on_scalar(std::string_view tag, std::int64_t step, double, double value) override {
         sum += value + static_cast<double>(step) + static_cast<double>(tag.size());
         ++scalars;
@@ -141,8 +141,8 @@ BENCHMARK(BM_DecodeTensorContent);
 // --- EventFileReader::poll on a generated file ------------------------------------------------
 
 class CountingSink final : public PointSink {
-public:
-    SeriesId series(const SeriesKey&, SourceKind) override { return next_id++; }
+  public:
+    SeriesId series(const SeriesKey&, SourceId) override { return next_id++; }
     void append(SeriesId id, const Point& p) override {
         ++points;
         checksum += id + static_cast<std::uint64_t>(p.step);
@@ -205,8 +205,8 @@ void BM_ReaderPoll(benchmark::State& state) {
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.bytes));
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * file.records));
-    state.counters["points"] = benchmark::Counter(static_cast<double>(points),
-                                                  benchmark::Counter::kAvgIterations);
+    state.counters["points"] =
+        benchmark::Counter(static_cast<double>(points), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_ReaderPoll)->Unit(benchmark::kMillisecond);
 
@@ -215,16 +215,20 @@ BENCHMARK(BM_ReaderPoll)->Unit(benchmark::kMillisecond);
 // One msProbe row's statistics: min, max, mean, norm, zeros, nans of a tensor of scale `s`.
 std::vector<double> msprobe_stats(std::mt19937_64& rng, double s) {
     std::normal_distribution<double> n(0.0, 1.0);
-    return {-s * (3.5 + std::abs(n(rng))), s * (3.5 + std::abs(n(rng))), s * 0.01 * n(rng),
-            s * 2500 * (1 + 0.05 * n(rng)), 0.0, 0.0};
+    return {-s * (3.5 + std::abs(n(rng))),
+            s * (3.5 + std::abs(n(rng))),
+            s * 0.01 * n(rng),
+            s * 2500 * (1 + 0.05 * n(rng)),
+            0.0,
+            0.0};
 }
 
 const char* const kShapes[] = {"[4096]", "[1536, 4096]", "[4096, 512]", "[2752, 4096]"};
 
 std::string msprobe_param_name(int i) {
-    static const char* const kParams[] = {"input_layernorm.weight",
-                                          "self_attention.query_key_value.weight",
-                                          "self_attention.dense.weight", "mlp.dense_h_to_4h.weight"};
+    static const char* const kParams[] = {
+        "input_layernorm.weight", "self_attention.query_key_value.weight",
+        "self_attention.dense.weight", "mlp.dense_h_to_4h.weight"};
     return "language_model.encoder.layers." + std::to_string(i / 4) + "." + kParams[i % 4];
 }
 
@@ -255,11 +259,11 @@ void BM_CsvTokenizerSplit(benchmark::State& state) {
     CsvTokenizer tokenizer;
     for (auto _ : state) {
         std::uint64_t records = 0, fields = 0;
-        std::size_t used = tokenizer.split(
-            buf.data(), buf.size(), [&](std::span<const std::string_view> f, std::size_t) {
-                ++records;
-                fields += f.size();
-            });
+        std::size_t used = tokenizer.split(buf.data(), buf.size(),
+                                           [&](std::span<const std::string_view> f, std::size_t) {
+                                               ++records;
+                                               fields += f.size();
+                                           });
         if (used != buf.size() || records != rows + 1 || fields != records * 11) {
             state.SkipWithError("tokenizer lost records or fields");
             break;
@@ -273,10 +277,10 @@ BENCHMARK(BM_CsvTokenizerSplit);
 
 void BM_ParseValue(benchmark::State& state) {
     // Cells as round(6) then repr() prints them, in proportions like the bench data.
-    const std::vector<std::string_view> cells = {
-        "-0.001234", "0.002417", "-2e-06",   "0.0",       "1.253021", "-4.873516",
-        "5e-05",     "0.45123",  "123.4567", "16.908311", "-0.0",     "3.7e-05",
-        "0.0",       "1e-06",    "nan",      "0.031873"};
+    const std::vector<std::string_view> cells = {"-0.001234", "0.002417",  "-2e-06", "0.0",
+                                                 "1.253021",  "-4.873516", "5e-05",  "0.45123",
+                                                 "123.4567",  "16.908311", "-0.0",   "3.7e-05",
+                                                 "0.0",       "1e-06",     "nan",    "0.031873"};
     std::size_t bytes = 0;
     for (std::string_view c : cells) bytes += c.size();
     for (auto _ : state) {
@@ -337,8 +341,7 @@ void BM_MsProbeReaderPoll(benchmark::State& state) {
     std::uint64_t points = 0;
     for (auto _ : state) {
         CountingSink sink;
-        MsProbeCsvReader reader(SourceFile{file.path, "bench", 0, SourceFormat::kMsProbeCsv},
-                                sink);
+        MsProbeCsvReader reader(SourceFile{file.path, "bench", 0, SourceFormat::kMsProbeCsv}, sink);
         Status status = reader.poll();
         while (status && reader.more()) status = reader.poll();
         if (!status || reader.rows() != file.rows || reader.bad_rows() != 0) {
@@ -349,8 +352,8 @@ void BM_MsProbeReaderPoll(benchmark::State& state) {
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.bytes));
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * file.rows));
-    state.counters["points"] = benchmark::Counter(static_cast<double>(points),
-                                                  benchmark::Counter::kAvgIterations);
+    state.counters["points"] =
+        benchmark::Counter(static_cast<double>(points), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_MsProbeReaderPoll)->Unit(benchmark::kMillisecond);
 

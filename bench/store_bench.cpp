@@ -55,6 +55,7 @@ void append_bench(benchmark::State& state, std::int64_t series) {
     const std::int64_t total = 10'000'000;
     const std::vector<Point> points = points_for(shape, series, total / series);
     double bytes_per_point = 0;
+    const SourceId source = source_id({"tfevents"});
     for (auto _ : state) {
         // `runtop ls`'s 1 GiB budget, without the per-series one: B/point is then what a
         // full-resolution point costs.
@@ -64,7 +65,7 @@ void append_bench(benchmark::State& state, std::int64_t series) {
         Store& store = *owned;
         std::vector<SeriesId> ids;
         for (std::int64_t s = 0; s < series; ++s)
-            ids.push_back(store.series({"run", static_cast<int>(s), "tag"}, SourceKind::kTfEvents));
+            ids.push_back(store.series({"run", static_cast<int>(s), "tag"}, source));
         std::size_t k = 0;
         for (std::int64_t i = 0; i < total / series; ++i)
             for (std::int64_t s = 0; s < series; ++s)
@@ -102,7 +103,7 @@ BENCHMARK(BM_StoreAppend1000Series)
 // A view's query: 200 columns over a series of 10^7 points.
 void BM_StoreQuery200Columns(benchmark::State& state) {
     Store store;
-    SeriesId id = store.series({"run", 0, "tag"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "tag"}, source_id({"tfevents"}));
     for (std::int64_t i = 0; i < 10'000'000; ++i) store.append(id, make_point(kEventFile, 0, i));
     std::vector<ColumnSummary> columns(200);
     for (auto _ : state) {

@@ -55,9 +55,9 @@ int main(int argc, char** argv) {
     limits.memory_bytes = *memory;
     Store store(limits);
     std::vector<SeriesId> ids;
+    const SourceId source = source_id({"tfevents"});
     for (std::uint64_t s = 0; s < series; ++s)
-        ids.push_back(
-            store.series({"run", static_cast<int>(s), "train/loss"}, SourceKind::kTfEvents));
+        ids.push_back(store.series({"run", static_cast<int>(s), "train/loss"}, source));
     std::uint64_t peak = 0, over = 0;
     const double t0 = now();
     for (std::uint64_t i = 0; i < points / series; ++i) {

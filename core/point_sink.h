@@ -8,6 +8,7 @@
 
 #include "core/anomaly_record.h"
 #include "core/series_key.h"
+#include "core/series_source.h"
 
 namespace runtop {
 
@@ -22,10 +23,11 @@ struct ConfigText {
 };
 
 class PointSink {
-public:
+  public:
     virtual ~PointSink() = default;
-    // Returns a stable id for the series, creating it on first sight.
-    virtual SeriesId series(const SeriesKey& key, SourceKind kind) = 0;
+    // Returns a stable id for the series, creating it on first sight. The reader says where it
+    // came from (its format, its step axis); the first sight's source is kept.
+    virtual SeriesId series(const SeriesKey& key, SourceId source) = 0;
     virtual void append(SeriesId id, const Point& point) = 0;
     // A session (re)started at `step` (TensorBoard SessionLog START): every series of
     // (run, rank) forgets its points at or after `step`.

@@ -7,6 +7,7 @@
 
 #include "core/identity.h"
 #include "readers/crc32c.h"
+#include "readers/samples_axis.h"
 
 namespace runtop {
 namespace {
@@ -23,6 +24,16 @@ std::uint32_t load32(const char* p) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);
     return v;
+}
+
+// TensorBoard's or MindSpore's event format, on the axis the tag says.
+SourceId source_of(EventDecoder::Flavor flavor, std::string_view tag) {
+    static const SourceId kIds[2][2] = {
+        {source_id({"tfevents"}), source_id({"tfevents", StepAxis::kSamples})},
+        {source_id({"mindspore"}), source_id({"mindspore", StepAxis::kSamples})},
+    };
+    return kIds[flavor == EventDecoder::Flavor::kMindSpore ? 1 : 0]
+               [axis_of_tag(tag) == StepAxis::kSamples ? 1 : 0];
 }
 
 bool header_valid(const char* p) {
@@ -247,10 +258,8 @@ SeriesId EventFileReader::series_for(std::string_view raw_tag) {
         int rank = tag.rank != kNoRank ? tag.rank : file_.rank;
         if (std::find(ranks_seen_.begin(), ranks_seen_.end(), rank) == ranks_seen_.end())
             ranks_seen_.push_back(rank);
-        SourceKind kind = decoder_.flavor() == EventDecoder::Flavor::kMindSpore
-                              ? SourceKind::kMindSpore
-                              : SourceKind::kTfEvents;
-        SeriesId id = sink_.series(SeriesKey{file_.run, rank, std::move(tag.tag)}, kind);
+        const SourceId source = source_of(decoder_.flavor(), tag.tag);
+        SeriesId id = sink_.series(SeriesKey{file_.run, rank, std::move(tag.tag)}, source);
         entry = &tags_.emplace_back(TagEntry{std::string(raw_tag), id, nullptr});
         tag_index_.emplace(entry->raw, entry);
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/json/json_value.h"
+#include "readers/samples_axis.h"
 
 namespace runtop {
 
@@ -18,8 +19,10 @@ HfTrainerStateReader::HfTrainerStateReader(SourceFile file, PointSink& sink, HfL
 SeriesId HfTrainerStateReader::series_of(std::string_view tag) {
     auto it = series_.find(tag);
     if (it != series_.end()) return it->second;
-    SeriesId id = sink_.series(SeriesKey{file_.run, file_.rank, std::string(tag)},
-                               SourceKind::kHfTrainerState);
+    static const SourceId kSteps = source_id({"hf-trainer-state"});
+    static const SourceId kSamples = source_id({"hf-trainer-state", StepAxis::kSamples});
+    const SourceId source = axis_of_tag(tag) == StepAxis::kSamples ? kSamples : kSteps;
+    SeriesId id = sink_.series(SeriesKey{file_.run, file_.rank, std::string(tag)}, source);
     series_.emplace(std::string(tag), id);
     return id;
 }

@@ -38,6 +38,13 @@ bool is_ident(std::string_view s) {
     return true;
 }
 
+// msProbe's monitor CSV, the first layout or monitor_v2's; either way a tag ends in the op.
+SourceId msprobe_source(bool v2) {
+    static const SourceId kV1 = source_id({"msprobe-csv", StepAxis::kSteps, true});
+    static const SourceId kV2 = source_id({"msprobe-v2-csv", StepAxis::kSteps, true});
+    return v2 ? kV2 : kV1;
+}
+
 }  // namespace
 
 std::string msprobe_csv_prefix(std::string_view basename, bool v2) {
@@ -54,7 +61,7 @@ MsProbeCsvReader::MsProbeCsvReader(SourceFile file, PointSink& sink, MsProbeKeyT
     : CsvFileReader(std::move(file), sink),
       tables_(tables),
       v2_(file_.format == SourceFormat::kMsProbeV2Csv),
-      kind_(v2_ ? SourceKind::kMsProbeV2Csv : SourceKind::kMsProbeCsv) {
+      source_(msprobe_source(v2_)) {
     prefix_ = msprobe_csv_prefix(base_name(file_.path), v2_);
 }
 
@@ -117,7 +124,7 @@ void MsProbeCsvReader::join_table() {
     }
     // Rows of different layouts or op columns are different series: a table each.
     std::string name =
-        fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}{}", static_cast<int>(kind_), file_.rank, file_.run,
+        fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}{}", static_cast<int>(v2_), file_.rank, file_.run,
                     prefix_, micro_col_ >= 0 ? 'm' : '-', scope_col_ >= 0 ? 's' : '-');
     for (const std::string& op : op_names_) name.append("\x1f").append(op);
     table_ = tables_->table(name);
@@ -150,7 +157,7 @@ MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp, st
     for (const std::string& op : op_names_) {
         series.tag.resize(base.size());  // reuses the tag's buffer for every op
         series.tag += op;
-        k.ids.push_back(sink_.series(series, kind_));
+        k.ids.push_back(sink_.series(series, source_));
     }
     table_->index.emplace(k.key, &k);
     return k;

@@ -67,7 +67,7 @@ class MsProbeCsvReader final : public CsvFileReader {
     MsProbeKeyTables* tables_;
     bool v2_;
     std::string prefix_;
-    SourceKind kind_;
+    SourceId source_;
     int vpp_col_ = -1, name_col_ = -1, step_col_ = -1, micro_col_ = -1, scope_col_ = -1;
     std::vector<int> op_cols_;
     std::vector<std::string> op_names_;

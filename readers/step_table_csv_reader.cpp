@@ -5,6 +5,7 @@
 #include "core/format.h"
 #include "core/identity.h"
 #include "readers/number_text.h"
+#include "readers/samples_axis.h"
 
 namespace runtop {
 namespace {
@@ -30,6 +31,16 @@ bool parse_cell(std::string_view cell, double& v) {
     return false;
 }
 
+// DeepSpeed's csv_monitor writes samples consumed as its `step`; Lightning's CSVLogger (and any
+// CSV with a `step` column) writes the step, unless the column's tag says it counts samples.
+SourceId step_table_source(SourceFormat format, std::string_view tag) {
+    static const SourceId kDeepSpeed = source_id({"deepspeed-csv", StepAxis::kSamples});
+    static const SourceId kLightning = source_id({"lightning-csv"});
+    static const SourceId kLightningSamples = source_id({"lightning-csv", StepAxis::kSamples});
+    if (format == SourceFormat::kDeepSpeedCsv) return kDeepSpeed;
+    return axis_of_tag(tag) == StepAxis::kSamples ? kLightningSamples : kLightning;
+}
+
 }  // namespace
 
 std::string deepspeed_tag_of_file(std::string_view basename) {
@@ -47,10 +58,8 @@ std::string deepspeed_tag_of_file(std::string_view basename) {
 }
 
 StepTableCsvReader::StepTableCsvReader(SourceFile file, PointSink& sink)
-    : CsvFileReader(std::move(file), sink),
-      kind_(file_.format == SourceFormat::kDeepSpeedCsv ? SourceKind::kDeepSpeedCsv
-                                                        : SourceKind::kLightningCsv) {
-    if (kind_ == SourceKind::kDeepSpeedCsv)
+    : CsvFileReader(std::move(file), sink) {
+    if (file_.format == SourceFormat::kDeepSpeedCsv)
         file_tag_ = deepspeed_tag_of_file(base_name(file_.path));
 }
 
@@ -75,7 +84,8 @@ CsvFileReader::Header StepTableCsvReader::on_header(std::span<const std::string_
     for (std::size_t i = 0; i < fields.size(); ++i) {
         if (static_cast<int>(i) == step_col_) continue;
         std::string tag = named_by_file ? file_tag_ : std::string(fields[i]);
-        col_ids_[i] = sink_.series(SeriesKey{file_.run, file_.rank, tag}, kind_);
+        col_ids_[i] = sink_.series(SeriesKey{file_.run, file_.rank, tag},
+                                   step_table_source(file_.format, tag));
         col_hash_[i] = hash_bytes(tag, 0x9e3779b97f4a7c15ULL);
     }
     return Header::kAccepted;

@@ -31,7 +31,6 @@ class StepTableCsvReader final : public CsvFileReader {
     void on_row(std::span<const std::string_view> fields) override;
     void on_restart() override { replay_ = 0; }
 
-    SourceKind kind_;
     std::string file_tag_;  // DeepSpeed: the tag of a two-column file, from its name
     int step_col_ = -1;
     std::vector<SeriesId> col_ids_;         // per column; unused for the step column

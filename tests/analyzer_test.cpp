@@ -22,6 +22,9 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kPi = 3.14159265358979323846;
+// What readers say of their series: an event file's, and msProbe's CSV (tags end in an op).
+constexpr SeriesSource kEvents{"tfevents"};
+constexpr SeriesSource kMsProbe{"msprobe-csv", StepAxis::kSteps, true};
 
 RuleSet rules(std::string_view json) {
     Result<RuleSet> set = parse_rules(json, "test.json");
@@ -63,7 +66,7 @@ const std::string kNonFiniteOnly = R"({"defaults": false, "rules": [{"rule": "no
 
 TEST(Analyzer, ConsecutiveNaNsAreOneEpisode) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
     for (int s = 0; s < 10; ++s) add(a, 0, s, 1.0);
     add(a, 0, 10, kNaN), add(a, 0, 11, kNaN), add(a, 0, 12, kNaN);
     add(a, 0, 13, 1.0);
@@ -88,7 +91,7 @@ TEST(Analyzer, ConsecutiveNaNsAreOneEpisode) {
 
 TEST(Analyzer, InfinitiesSaySign) {
     Analyzer a(rules(kNonFiniteOnly));
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
     add(a, 0, 1, 1.0);
     add(a, 0, 2, kInf);
     add(a, 0, 3, 1.0);
@@ -103,8 +106,8 @@ TEST(Analyzer, InfinitiesSaySign) {
 
 TEST(Analyzer, SeriesAlertStateFollowsEpisodes) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
-    a.add_series(1, {"r", 0, "train/grad_norm"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
+    a.add_series(1, {"r", 0, "train/grad_norm"}, kEvents);
     add(a, 0, 9, 1.0);
     add(a, 1, 9, 1.0);
     EXPECT_EQ(a.series_state(0).level, AlertLevel::kOk);
@@ -142,9 +145,9 @@ TEST(Analyzer, SeriesAlertStateFollowsEpisodes) {
 
 TEST(Analyzer, RunStateAddsUpItsSeries) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
-    a.add_series(1, {"r", 1, "train/loss"}, SourceKind::kTfEvents);
-    a.add_series(2, {"q", 0, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
+    a.add_series(1, {"r", 1, "train/loss"}, kEvents);
+    a.add_series(2, {"q", 0, "train/loss"}, kEvents);
     add(a, 0, 5, kNaN), add(a, 0, 6, kNaN);
     add(a, 1, 8, -kInf);
     add(a, 2, 8, 1.0);
@@ -171,7 +174,7 @@ TEST(Analyzer, RunStateAddsUpItsSeries) {
 // series of the run is back to finite values, nothing in the run fires any more.
 TEST(Analyzer, RunIsNoLongerActiveOnceItsSeriesRecover) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
     add(a, 0, 5, kNaN);
     EXPECT_TRUE(a.run("r")->state.active);
     add(a, 0, 6, 1.0);
@@ -181,8 +184,8 @@ TEST(Analyzer, RunIsNoLongerActiveOnceItsSeriesRecover) {
 
 TEST(Analyzer, MsProbeNansOpCountsNaNElements) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "actv/fc1.input:0/nans"}, SourceKind::kMsProbeCsv);
-    a.add_series(1, {"r", 0, "debug/nans"}, SourceKind::kTfEvents);  // not msProbe's: a value
+    a.add_series(0, {"r", 0, "actv/fc1.input:0/nans"}, kMsProbe);
+    a.add_series(1, {"r", 0, "debug/nans"}, kEvents);  // not msProbe's: a value
     add(a, 0, 1, 0), add(a, 1, 1, 0);
     add(a, 0, 2, 3), add(a, 1, 2, 3);
     add(a, 0, 3, 5);
@@ -214,7 +217,7 @@ std::vector<double> noisy(int n, double level, std::uint32_t seed, int at = -1, 
 
 TEST(Analyzer, SpikeOnALossIsRecordedAtOnce) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
     const std::vector<double> v = noisy(200, 2.0, 31, 150, 10);
     for (int t = 0; t <= 150; ++t) add(a, 0, t, v[t]);
     ASSERT_EQ(found(a), (Founds{{0, "train/loss", 150, "spike"}}));
@@ -231,7 +234,7 @@ TEST(Analyzer, SpikeOnALossIsRecordedAtOnce) {
 
 TEST(Analyzer, SpikeOnOtherSeriesIsRecordedAtItsStepOnceItFallsBack) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/reward"}, SourceKind::kTfEvents);  // not loss-like
+    a.add_series(0, {"r", 0, "train/reward"}, kEvents);  // not loss-like
     const std::vector<double> v = noisy(200, 0.7, 32, 150, 10);
     for (int t = 0; t <= 150; ++t) add(a, 0, t, v[t]);
     EXPECT_EQ(a.log().size(), 0u);
@@ -245,7 +248,7 @@ TEST(Analyzer, SpikeOnOtherSeriesIsRecordedAtItsStepOnceItFallsBack) {
 
 TEST(Analyzer, FinishReportsASpikeThatNeverFellBack) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/reward"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/reward"}, kEvents);
     const std::vector<double> v = noisy(200, 0.7, 33, 199, 10);
     for (int t = 0; t < 200; ++t) add(a, 0, t, v[t]);
     EXPECT_EQ(a.log().size(), 0u);
@@ -261,7 +264,7 @@ TEST(Analyzer, FinishReportsASpikeThatNeverFellBack) {
 // on every point until the spike level catches up: one episode, not one record per point.
 TEST(Analyzer, LossThatJumpsAndStaysIsOneSpikeEpisode) {
     Analyzer a(default_rules());
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
     std::vector<double> v = noisy(400, 0.05, 34);
     for (int t = 300; t < 400; ++t) v[t] *= 60;
     for (int t = 0; t < 400; ++t) add(a, 0, t, v[t]);
@@ -276,9 +279,9 @@ TEST(Analyzer, ThresholdAboveAndBelowFormEpisodes) {
     Analyzer a(rules(R"({"defaults": false, "rules": [
         {"rule": "threshold", "tags": "loss", "above": 10},
         {"rule": "threshold", "tags": "acc", "below": 0.2, "severity": "warn"}]})"));
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
-    a.add_series(1, {"r", 0, "eval/accuracy"}, SourceKind::kTfEvents);
-    a.add_series(2, {"r", 0, "train/grad_norm"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
+    a.add_series(1, {"r", 0, "eval/accuracy"}, kEvents);
+    a.add_series(2, {"r", 0, "train/grad_norm"}, kEvents);
     const std::vector<double> loss{5, 11, 12, 5, 13, kInf, 10};
     for (std::size_t s = 0; s < loss.size(); ++s) add(a, 0, s, loss[s]);
     const std::vector<double> acc{0.5, 0.1, 0.5, 0.2, 0.19};
@@ -322,9 +325,8 @@ double rank_value(int rank, std::int64_t step, int odd, std::int64_t odd_step) {
 TEST(Analyzer, CrossRankFindsTheRankOffTheOthers) {
     Analyzer a(rules(kCrossRank));
     a.set_live();  // watching: judged as the ranks write
-    for (int r = 0; r < 8; ++r)
-        a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
-    a.add_series(8, {"run", 0, "train/loss"}, SourceKind::kTfEvents);  // not in the rule
+    for (int r = 0; r < 8; ++r) a.add_series(r, {"run", r, "train/grad_norm"}, kEvents);
+    a.add_series(8, {"run", 0, "train/loss"}, kEvents);  // not in the rule
     for (std::int64_t s = 0; s < 100; ++s) {
         for (int r = 0; r < 8; ++r) add(a, r, s, rank_value(r, s, 5, 50));
         add(a, 8, s, s == 70 ? 1e6 : 1.0);
@@ -342,8 +344,7 @@ TEST(Analyzer, CrossRankFindsTheRankOffTheOthers) {
 TEST(Analyzer, CrossRankJudgesALaggingRankLater) {
     Analyzer a(rules(kCrossRank));
     a.set_live();  // watching: judged as the ranks write
-    for (int r = 0; r < 8; ++r)
-        a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
+    for (int r = 0; r < 8; ++r) a.add_series(r, {"run", r, "train/grad_norm"}, kEvents);
     // Rank 7 writes nothing yet: step 3 waits until 16 newer steps wait behind it.
     for (std::int64_t s = 0; s <= 18; ++s)
         for (int r = 0; r < 7; ++r) add(a, r, s, rank_value(r, s, 5, 3));
@@ -357,8 +358,7 @@ TEST(Analyzer, CrossRankJudgesALaggingRankLater) {
 TEST(Analyzer, CrossRankFinishJudgesWhatIsStillWaiting) {
     Analyzer a(rules(kCrossRank));
     a.set_live();  // watching: judged as the ranks write
-    for (int r = 0; r < 8; ++r)
-        a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
+    for (int r = 0; r < 8; ++r) a.add_series(r, {"run", r, "train/grad_norm"}, kEvents);
     for (std::int64_t s = 0; s < 10; ++s)
         for (int r = 0; r < 7; ++r) add(a, r, s, rank_value(r, s, 5, 5));
     EXPECT_EQ(a.log().size(), 0u);
@@ -373,7 +373,7 @@ TEST(Analyzer, CrossRankBackfillJudgesEveryStepWithEveryRank) {
     for (const bool live_after : {true, false}) {
         Analyzer a(rules(kCrossRank));
         for (int r = 0; r < 8; ++r) {
-            a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
+            a.add_series(r, {"run", r, "train/grad_norm"}, kEvents);
             for (std::int64_t s = 0; s < 400; ++s) {
                 double v = rank_value(r, s, 5, 30);
                 if (r == 2 && s == 390) v *= 10;
@@ -396,8 +396,7 @@ TEST(Analyzer, CrossRankBackfillJudgesEveryStepWithEveryRank) {
 
 TEST(Analyzer, CrossRankNeedsMinRanksFiniteValues) {
     Analyzer a(rules(kCrossRank));
-    for (int r = 0; r < 4; ++r)
-        a.add_series(r, {"run", r, "train/grad_norm"}, SourceKind::kTfEvents);
+    for (int r = 0; r < 4; ++r) a.add_series(r, {"run", r, "train/grad_norm"}, kEvents);
     for (std::int64_t s = 0; s < 6; ++s) {
         for (int r = 0; r < 4; ++r) {
             double v = 1 + 0.01 * r;
@@ -418,7 +417,7 @@ const std::string kMsProbeRules = R"({"defaults": false, "rules": [
 
 TEST(Analyzer, MsProbeRuleWritesMsProbesMessage) {
     Analyzer a(rules(kMsProbeRules));
-    a.add_series(0, {"r", 0, "grad_reduced/fc1.weight/norm"}, SourceKind::kMsProbeCsv);
+    a.add_series(0, {"r", 0, "grad_reduced/fc1.weight/norm"}, kMsProbe);
     add(a, 0, 0, 1.0);
     add(a, 0, 1, 2.0);   // h = 1: 2 > 1.5
     add(a, 0, 2, kNaN);  // h = 0.99 + 0.01 * 2
@@ -442,7 +441,7 @@ TEST(Analyzer, MsProbeRuleWritesMsProbesMessage) {
 
 TEST(Analyzer, MsProbeRuleIsOnlyForMsProbeSeries) {
     Analyzer a(rules(kMsProbeRules));
-    a.add_series(0, {"r", 0, "grad_reduced/fc1.weight/norm"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "grad_reduced/fc1.weight/norm"}, kEvents);
     add(a, 0, 0, 1.0);
     add(a, 0, 1, 100.0);
     EXPECT_EQ(a.log().size(), 0u);
@@ -456,7 +455,7 @@ TEST(Analyzer, MsProbeRuleMatchesMsProbeRuleSet) {
     const std::vector<std::string> ops{"norm", "mean", "max", "min"};
     for (std::size_t i = 0; i < ops.size(); ++i)
         a.add_series(static_cast<SeriesId>(i), {"r", 0, "grad_reduced/fc1.weight/" + ops[i]},
-                     SourceKind::kMsProbeCsv);
+                     kMsProbe);
     std::mt19937 rng(21);
     std::normal_distribution<double> noise(0, 0.3);
     std::uniform_int_distribution<int> pick(0, 99);
@@ -488,7 +487,7 @@ TEST(Analyzer, MsProbeRuleMatchesMsProbeRuleSet) {
 TEST(Analyzer, MsProbeLegacyVariantReportsEveryOp) {
     Analyzer a(rules(R"({"defaults": false, "msprobe": {"variant": "legacy"},
         "rules": [{"rule_name": "AnomalyTurbulence", "args": {"threshold": 0.5}}]})"));
-    a.add_series(0, {"r", 0, "actv/fc1.input:0/max"}, SourceKind::kMsProbeCsv);
+    a.add_series(0, {"r", 0, "actv/fc1.input:0/max"}, kMsProbe);
     add(a, 0, 0, 1.0);
     add(a, 0, 1, 2.0);
     EXPECT_EQ(found(a), (Founds{{0, "actv/fc1.input:0/max", 1, "AnomalyTurbulence"}}));
@@ -496,7 +495,7 @@ TEST(Analyzer, MsProbeLegacyVariantReportsEveryOp) {
 
 TEST(Analyzer, StepGoingBackRestartsMsProbeHistory) {
     Analyzer a(rules(kMsProbeRules));
-    a.add_series(0, {"r", 0, "grad_reduced/fc1.weight/norm"}, SourceKind::kMsProbeCsv);
+    a.add_series(0, {"r", 0, "grad_reduced/fc1.weight/norm"}, kMsProbe);
     for (int s = 0; s < 10; ++s) add(a, 0, s, 1.0);
     // The writer restarted: 10 is its first value again, not 10x the history.
     add(a, 0, 0, 10.0);
@@ -514,9 +513,9 @@ TEST(Analyzer, SelectionLimitsJudgedSeries) {
     Result<SeriesFilter> filter = SeriesFilter::make("loss", "0-3");
     ASSERT_TRUE(filter.ok());
     Analyzer a(default_rules(), std::move(*filter));
-    a.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
-    a.add_series(1, {"r", 0, "train/grad_norm"}, SourceKind::kTfEvents);
-    a.add_series(2, {"r", 5, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"r", 0, "train/loss"}, kEvents);
+    a.add_series(1, {"r", 0, "train/grad_norm"}, kEvents);
+    a.add_series(2, {"r", 5, "train/loss"}, kEvents);
     for (SeriesId id = 0; id < 3; ++id) add(a, id, 7, kNaN);
     EXPECT_EQ(found(a), (Founds{{0, "train/loss", 7, "nonfinite"}}));
     EXPECT_EQ(a.series_state(1).level, AlertLevel::kOk);
@@ -575,7 +574,7 @@ TEST(Analyzer, ReimportedAnomalyIsCountedOnce) {
 
 TEST(Analyzer, RuntopFindingMergesIntoTheImportedOne) {
     Analyzer a(rules(kMsProbeRules));
-    a.add_series(0, {"r", 1, "grad_reduced/fc1.weight/norm"}, SourceKind::kMsProbeCsv);
+    a.add_series(0, {"r", 1, "grad_reduced/fc1.weight/norm"}, kMsProbe);
     a.import(imported(1, "0:fc1.weight/rank1/post_grad", 1));
     add(a, 0, 0, 1.0);
     add(a, 0, 1, 2.0);
@@ -590,9 +589,7 @@ TEST(Analyzer, RuntopFindingMergesIntoTheImportedOne) {
 
 class StallTest : public ::testing::Test {
   protected:
-    StallTest() : a_(default_rules()) {
-        a_.add_series(0, {"r", 0, "train/loss"}, SourceKind::kTfEvents);
-    }
+    StallTest() : a_(default_rules()) { a_.add_series(0, {"r", 0, "train/loss"}, kEvents); }
     // A point at `step`, written and seen at `now`.
     void point_at(std::int64_t step, double now) {
         a_.set_now(now);
@@ -687,8 +684,8 @@ TEST_F(StallTest, SlowRunGetsIntervalFactorTimesItsInterval) {
 
 TEST(Analyzer, SetLiveWatchesRunsWithRecentPoints) {
     Analyzer a(default_rules());
-    a.add_series(0, {"recent", 0, "train/loss"}, SourceKind::kTfEvents);
-    a.add_series(1, {"old", 0, "train/loss"}, SourceKind::kTfEvents);
+    a.add_series(0, {"recent", 0, "train/loss"}, kEvents);
+    a.add_series(1, {"old", 0, "train/loss"}, kEvents);
     const double now = 100000;
     a.set_now(now);  // the backfill reads both at once
     for (int s = 0; s < 50; ++s) {
@@ -732,7 +729,7 @@ struct Injection {
 void synthetic_run(Analyzer& a, const std::vector<Injection>& injections = {}) {
     for (int r = 0; r < kRanks; ++r)
         for (std::size_t t = 0; t < kTags.size(); ++t)
-            a.add_series(series_id(r, t), {"llm", r, kTags[t]}, SourceKind::kTfEvents);
+            a.add_series(series_id(r, t), {"llm", r, kTags[t]}, kEvents);
     std::vector<std::mt19937> rng;
     for (int r = 0; r < kRanks; ++r) rng.emplace_back(1000 + r);
     std::normal_distribution<double> n01(0, 1);

@@ -167,7 +167,7 @@ TEST(ChunkCodec, FloatStorageKeepsSignsOfZeroAndInfinity) {
 // Every point through a Series: appended, sealed, read back by index.
 TEST(ChunkCodec, SeriesRoundTripsEveryPointAcrossSealing) {
     Store store(StoreLimits::unbounded());
-    SeriesId id = store.series({"run", 0, "x"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "x"}, source_id({"tfevents"}));
     std::vector<Point> model;
     std::mt19937_64 rng(5);
     std::int64_t step = -1'000'000'000'000;
@@ -196,7 +196,7 @@ double bytes_per_point(int series, int points, auto&& make) {
     Store store;  // default limits: nothing here comes near them
     std::vector<SeriesId> ids;
     for (int s = 0; s < series; ++s)
-        ids.push_back(store.series({"run", s, "tag"}, SourceKind::kTfEvents));
+        ids.push_back(store.series({"run", s, "tag"}, source_id({"tfevents"})));
     for (int i = 0; i < points; ++i)
         for (int s = 0; s < series; ++s) store.append(ids[static_cast<std::size_t>(s)], make(s, i));
     EXPECT_EQ(store.total_points(), static_cast<std::uint64_t>(series) * points);

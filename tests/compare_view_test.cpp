@@ -1,7 +1,7 @@
-// The compare view (views/compare/compare_view.h): golden frames of `runtop snapshot --view compare` on
-// two runs written by runtop's own event writer, and in-process checks of the rows' order, the
-// overlaid sparkline's glyphs (symmetric where the runs agree, NaN visible), the notice with
-// fewer than two runs, that only the rows on screen query sparklines, and that a key's frame
+// The compare view (views/compare/compare_view.h): golden frames of `runtop snapshot --view
+// compare` on two runs written by runtop's own event writer, and in-process checks of the rows'
+// order, the overlaid sparkline's glyphs (symmetric where the runs agree, NaN visible), the notice
+// with fewer than two runs, that only the rows on screen query sparklines, and that a key's frame
 // reuses the comparison while a data frame takes in new points.
 //
 // The golden fixture: runs "base" and "new" of two ranks, 400 steps, from the same seeded noise,
@@ -436,8 +436,8 @@ TEST_F(CompareView, OnlyTheRowsOnScreenQuerySparklines) {
 }
 
 TEST_F(CompareView, AKeysFrameReusesTheComparisonAndADataFrameTakesInNewPoints) {
-    const SeriesId a = sink_.series({"base", 0, "x"}, SourceKind::kTfEvents);
-    const SeriesId b = sink_.series({"new", 0, "x"}, SourceKind::kTfEvents);
+    const SeriesId a = sink_.series({"base", 0, "x"}, source_id({"tfevents"}));
+    const SeriesId b = sink_.series({"new", 0, "x"}, source_id({"tfevents"}));
     for (int s = 0; s < 20; ++s) {
         sink_.append(a, {s, 1.7e9 + s, 1.0});
         sink_.append(b, {s, 1.7e9 + s, 1.0});

@@ -86,7 +86,7 @@ TEST(MsProbeCsv, CurrentLayoutWithMicroStepQuotedShapeAndNonFinite) {
     EXPECT_EQ(d.value["actv/1:fc1.input:0/mean@11"], 1.5e20);  // vpp 1 prefixes the name
     EXPECT_TRUE(std::signbit(d.value["actv/1:fc1.input:0/min@11"]));
     EXPECT_TRUE(std::isnan(d.value["actv/.input:0/zeros@0"]));  // a row nan in every column
-    EXPECT_EQ(sink.kinds[0], SourceKind::kMsProbeCsv);
+    EXPECT_EQ(sink.source(0), (SeriesSource{"msprobe-csv", StepAxis::kSteps, true}));
 }
 
 TEST(MsProbeCsv, LegacyHeadersAndColumnOrder) {
@@ -123,7 +123,7 @@ TEST(MsProbeCsv, MonitorV2CrlfWithScope) {
     Delivered d = delivered(sink);
     EXPECT_EQ(d.value["weight_grad/reduced/0.weight:1/norm@0"], 0.6090776324272156);
     EXPECT_EQ(d.value["weight_grad/unreduced/2:0.weight:0/mean@1"], 3);
-    EXPECT_EQ(sink.kinds[0], SourceKind::kMsProbeV2Csv);
+    EXPECT_EQ(sink.source(0), (SeriesSource{"msprobe-v2-csv", StepAxis::kSteps, true}));
 }
 
 TEST(MsProbeCsv, ShortRowsAreReportedNotFatal) {
@@ -276,8 +276,35 @@ TEST(DeepSpeedCsv, RepeatedHeaderCrlfAndTensorCells) {
     EXPECT_TRUE(std::isnan(sink.scalars[1].point.value));
     EXPECT_EQ(sink.scalars[2].point.step, 224);  // after the restart, the step went back
     EXPECT_EQ(sink.scalars[2].point.value, 2.25);
-    EXPECT_EQ(sink.kinds[0], SourceKind::kDeepSpeedCsv);
-    EXPECT_EQ(step_axis(sink.kinds[0], sink.scalars[0].key.tag), StepAxis::kSamples);
+    // The reader says its x counts samples, whatever the file's name.
+    EXPECT_EQ(sink.source(0), (SeriesSource{"deepspeed-csv", StepAxis::kSamples}));
+}
+
+// DeepSpeed's csv_monitor writes samples as its step, whatever a file is named.
+TEST(DeepSpeedCsv, ReaderSuppliesTheSamplesAxis) {
+    TempDir dir;
+    std::string path = dir / "my_metric.csv";
+    write_file(path, "step,my_metric\n32,1.5\n64,1.25\n");
+    RecordingSink sink;
+    StepTableCsvReader reader(SourceFile{path, "ds", kNoRank, SourceFormat::kDeepSpeedCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    ASSERT_EQ(sink.keys.size(), 1u);
+    EXPECT_EQ(sink.keys[0].tag, "my_metric");
+    EXPECT_EQ(sink.source(0), (SeriesSource{"deepspeed-csv", StepAxis::kSamples}));
+}
+
+// A column whose tag says it counts samples is on the samples axis in any step table.
+TEST(LightningCsv, AColumnNamedVsSamplesIsOnTheSamplesAxis) {
+    TempDir dir;
+    std::string path = dir / "metrics.csv";
+    write_file(path, "step,loss,loss vs samples\n1,0.5,0.5\n2,0.25,0.25\n");
+    RecordingSink sink;
+    StepTableCsvReader reader(SourceFile{path, "pl", kNoRank, SourceFormat::kLightningCsv}, sink);
+    ASSERT_TRUE(reader.poll());
+    ASSERT_EQ(sink.keys.size(), 2u);
+    EXPECT_EQ(sink.keys[1].tag, "loss vs samples");
+    EXPECT_EQ(sink.source(0), (SeriesSource{"lightning-csv", StepAxis::kSteps}));
+    EXPECT_EQ(sink.source(1), (SeriesSource{"lightning-csv", StepAxis::kSamples}));
 }
 
 TEST(DeepSpeedCsv, TagsFromFileNames) {
@@ -343,7 +370,7 @@ TEST(PlainCsv, AStepColumnMakesItMetricsOtherwiseIgnoredSilently) {
     EXPECT_TRUE(other.take_warnings().empty());
     ASSERT_EQ(sink.scalars.size(), 1u);
     EXPECT_EQ(sink.scalars[0].key.tag, "train/loss");
-    EXPECT_EQ(sink.kinds[0], SourceKind::kLightningCsv);
+    EXPECT_EQ(sink.source(0), (SeriesSource{"lightning-csv", StepAxis::kSteps}));
 }
 
 }  // namespace

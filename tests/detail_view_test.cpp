@@ -20,8 +20,8 @@
 
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
-#include "core/format.h"
 #include "core/analysis/smoothing.h"
+#include "core/format.h"
 #include "core/store/store.h"
 #include "tests/view_fixture.h"
 #include "views/canvas.h"
@@ -99,7 +99,7 @@ class DetailView : public ::testing::Test {
     template <class F>
     void add(const std::string& run, int rank, const std::string& tag, int steps, F f,
              double wall_step = 1.0) {
-        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+        const SeriesId id = sink_.series({run, rank, tag}, source_id({"tfevents"}));
         for (int s = 0; s < steps; ++s)
             sink_.append(id, {s, 1.7e9 + s * wall_step, static_cast<double>(f(s))});
     }
@@ -491,8 +491,9 @@ TEST_F(DetailView, MouseClickMovesTheCursorAndTheWheelZoomsAboutThePointer) {
     DetailState state;
     open_detail(state, model, "train/loss", std::nullopt, std::nullopt);
     DetailGeometry g = detail_geometry(model, state, 100, 30);
-    ASSERT_TRUE(
-        detail_mouse(state, g.plot_x + 10, g.plot_y + 3, MouseButton::kLeft, model, 100, 30));
+    ASSERT_TRUE(detail_mouse(state,
+                             InputEvent::mouse(g.plot_x + 10, g.plot_y + 3, MouseButton::kLeft),
+                             model, 100, 30) == Pointer::kChanged);
     ASSERT_TRUE(state.cursor);
     g = detail_geometry(model, state, 100, 30);
     EXPECT_EQ(g.cell_of(*state.cursor), 10);
@@ -500,16 +501,20 @@ TEST_F(DetailView, MouseClickMovesTheCursorAndTheWheelZoomsAboutThePointer) {
     const Canvas c = draw(model, state);
     EXPECT_EQ(c.at(g.plot_x + 10, g.plot_y + g.plot_h).style.role, Role::kAccent);
     // Outside the plot: nothing.
-    EXPECT_FALSE(detail_mouse(state, 0, 0, MouseButton::kLeft, model, 100, 30));
-    EXPECT_FALSE(detail_mouse(state, 99, 29, MouseButton::kLeft, model, 100, 30));
+    EXPECT_FALSE(detail_mouse(state, InputEvent::mouse(0, 0, MouseButton::kLeft), model, 100, 30) ==
+                 Pointer::kChanged);
+    EXPECT_FALSE(detail_mouse(state, InputEvent::mouse(99, 29, MouseButton::kLeft), model, 100,
+                              30) == Pointer::kChanged);
     // The wheel zooms about the pointer's step, which stays under it.
     const int px = g.plot_x + 40;
     const std::int64_t step = g.column_step((px - g.plot_x) * g.dots_x);
-    ASSERT_TRUE(detail_mouse(state, px, g.plot_y + 1, MouseButton::kWheelUp, model, 100, 30));
+    ASSERT_TRUE(detail_mouse(state, InputEvent::mouse(px, g.plot_y + 1, MouseButton::kWheelUp),
+                             model, 100, 30) == Pointer::kChanged);
     g = detail_geometry(model, state, 100, 30);
     EXPECT_EQ(g.hi - g.lo + 1, 500);
     EXPECT_NEAR(g.cell_of(step), 40, 1);
-    ASSERT_TRUE(detail_mouse(state, px, g.plot_y + 1, MouseButton::kWheelDown, model, 100, 30));
+    ASSERT_TRUE(detail_mouse(state, InputEvent::mouse(px, g.plot_y + 1, MouseButton::kWheelDown),
+                             model, 100, 30) == Pointer::kChanged);
     EXPECT_FALSE(state.window_lo);
 }
 
@@ -541,7 +546,7 @@ TEST_F(DetailView, FrontSeriesIsTheAlertingOneAndTabCyclesIt) {
 }
 
 TEST_F(DetailView, RestartsAreMarkedOnTheAxis) {
-    const SeriesId id = sink_.series({"job", 0, "train/loss"}, SourceKind::kTfEvents);
+    const SeriesId id = sink_.series({"job", 0, "train/loss"}, source_id({"tfevents"}));
     for (int s = 0; s < 300; ++s) sink_.append(id, {s, 1.7e9 + s, 2.0 - s * 0.001});
     for (int s = 200; s < 400; ++s) sink_.append(id, {s, 1.8e9 + s, 1.5 - s * 0.001});
     ViewModel model(store_, analyzer_);

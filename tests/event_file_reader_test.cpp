@@ -103,6 +103,36 @@ TEST(EventFileReader, ReadsEveryRecordKind) {
     EXPECT_TRUE(reader.take_warnings().empty());
 }
 
+// The reader, not core, says what each series' format is and what its step counts.
+TEST(EventFileReader, SuppliesEachSeriesFormatAndStepAxis) {
+    TempDir dir;
+    std::string tb = dir / "events.out.tfevents.1";
+    testing::write_file(
+        tb, frame_record(events::file_version(kWall)) +
+                frame_record(events::simple_scalar("train/loss", 1, 0, kWall)) +
+                frame_record(events::simple_scalar("loss vs samples", 1, 64, kWall)) +
+                frame_record(events::simple_scalar("loss_vs_samples", 1, 64, kWall)) +
+                frame_record(events::simple_scalar("Train/Samples/train_loss", 1, 64, kWall)));
+    RecordingSink sink;
+    EventFileReader reader(SourceFile{tb, "run", kNoRank}, sink);
+    ASSERT_TRUE(reader.poll().ok());
+    ASSERT_EQ(sink.keys.size(), 4u);
+    EXPECT_EQ(sink.source(0), (SeriesSource{"tfevents", StepAxis::kSteps}));
+    for (std::size_t i = 1; i < 4; ++i)
+        EXPECT_EQ(sink.source(i), (SeriesSource{"tfevents", StepAxis::kSamples})) << i;
+
+    std::string ms = dir / "events.out.tfevents.2";
+    testing::write_file(ms, frame_record(events::file_version(1, "MindSpore.Event:1")) +
+                                frame_record(events::mindspore_scalar("loss", 1.5f, 1, 1)) +
+                                frame_record(events::mindspore_scalar("loss vs samples", 1, 8, 1)));
+    RecordingSink ms_sink;
+    EventFileReader ms_reader(SourceFile{ms, "run", kNoRank}, ms_sink);
+    ASSERT_TRUE(ms_reader.poll().ok());
+    ASSERT_EQ(ms_sink.keys.size(), 2u);
+    EXPECT_EQ(ms_sink.source(0), (SeriesSource{"mindspore", StepAxis::kSteps}));
+    EXPECT_EQ(ms_sink.source(1), (SeriesSource{"mindspore", StepAxis::kSamples}));
+}
+
 TEST(EventFileReader, GrowthAtEverySplitPointGivesTheOneShotResult) {
     const std::string bytes = join(sample_records());
     const std::vector<Seen> expected = read_whole(bytes);

@@ -198,17 +198,21 @@ TEST_F(HeatmapView, PagesThreeHundredRanksAndNavigates) {
     EXPECT_EQ(state.column, -1);
 
     // A click on a cell selects its row and column; on a label, the row only.
-    EXPECT_TRUE(heatmap_click(state, l.map_x + 5, l.body_y + 3, model, w, h));
+    EXPECT_TRUE(heatmap_mouse(state,
+                              InputEvent::mouse(l.map_x + 5, l.body_y + 3, MouseButton::kLeft),
+                              model, w, h) == Pointer::kChanged);
     EXPECT_EQ(state.row, 3);
     EXPECT_EQ(state.column, 5);
     HeatmapSelection s = heatmap_selection(state, model, w, h);
     EXPECT_EQ(model.run_rank(s.series), (RunRank{"job", 3}));
     ASSERT_TRUE(s.step);
     EXPECT_EQ(*s.step, 5);  // 50 steps on 50 columns
-    EXPECT_TRUE(heatmap_click(state, 0, l.body_y + 4, model, w, h));
+    EXPECT_TRUE(heatmap_mouse(state, InputEvent::mouse(0, l.body_y + 4, MouseButton::kLeft), model,
+                              w, h) == Pointer::kChanged);
     EXPECT_EQ(state.row, 4);
     EXPECT_EQ(state.column, 5);
-    EXPECT_FALSE(heatmap_click(state, 5, l.axis_y, model, w, h));
+    EXPECT_FALSE(heatmap_mouse(state, InputEvent::mouse(5, l.axis_y, MouseButton::kLeft), model, w,
+                               h) == Pointer::kChanged);
 
     // Tags cycle; an unknown tag falls back to the first card.
     EXPECT_TRUE(heatmap_handle(state, Action::kNextSeries, model, w, h));
@@ -225,7 +229,8 @@ TEST_F(HeatmapView, EmptyModelSaysSo) {
     draw_heatmap(canvas, model, state);
     EXPECT_NE(row(canvas, 1).find("no scalar series read yet"), std::string::npos);
     EXPECT_FALSE(heatmap_handle(state, Action::kDown, model, 60, 10));
-    EXPECT_FALSE(heatmap_click(state, 10, 2, model, 60, 10));
+    EXPECT_FALSE(heatmap_mouse(state, InputEvent::mouse(10, 2, MouseButton::kLeft), model, 60,
+                               10) == Pointer::kChanged);
     EXPECT_EQ(heatmap_selection(state, model, 60, 10).group, nullptr);
 }
 

@@ -80,7 +80,8 @@ TEST(HfTrainerStateReader, HistoryBecomesPointsAndScalarsBecomeTexts) {
     EXPECT_EQ(got[5].value, INFINITY);
     EXPECT_EQ(got[6].tag, "eval_loss");
     EXPECT_EQ(got[6].value, -INFINITY);
-    for (const SourceKind kind : sink.kinds) EXPECT_EQ(kind, SourceKind::kHfTrainerState);
+    for (std::size_t i = 0; i < sink.sources.size(); ++i)
+        EXPECT_EQ(sink.source(i), (SeriesSource{"hf-trainer-state", StepAxis::kSteps}));
     for (const auto& s : sink.scalars) {
         EXPECT_EQ(s.key.run, "hf");
         EXPECT_EQ(s.key.rank, kNoRank);

@@ -21,7 +21,7 @@ class ModelFixture : public ::testing::Test {
     // `steps` points of `f(step)` for one series, wall times 1.7e9 + step.
     template <class F>
     void add(const std::string& run, int rank, const std::string& tag, int steps, F f) {
-        const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+        const SeriesId id = sink_.series({run, rank, tag}, source_id({"tfevents"}));
         for (int s = 0; s < steps; ++s) sink_.append(id, {s, 1.7e9 + s, static_cast<double>(f(s))});
     }
     // The cells of row y as text, non-ASCII glyphs as '?'.

@@ -386,7 +386,7 @@ TEST_F(OverviewRuns, TabCyclesTheFrontRun) {
     Analyzer analyzer(default_rules());
     AnalyzingSink sink(analyzer, &one);
     for (int rank = 0; rank < 2; ++rank) {
-        const SeriesId id = sink.series({"job", rank, "train/loss"}, SourceKind::kTfEvents);
+        const SeriesId id = sink.series({"job", rank, "train/loss"}, source_id({"tfevents"}));
         for (int s = 0; s < 10; ++s) sink.append(id, {s, 1.7e9 + s, 1.0});
     }
     ViewModel single(one, analyzer);

@@ -204,7 +204,8 @@ TEST_F(RanksView, NavigationClicksAndSelection) {
     // A click on a cell selects its tag and rank; on a head, the rank; on a tag, the row.
     const RanksLayout l = ranks_layout(state, model, w, h);
     const int x3 = l.cell_x + 3 * l.pitch;
-    EXPECT_TRUE(ranks_click(state, x3, l.body_y + 2, model, w, h));
+    EXPECT_TRUE(ranks_mouse(state, InputEvent::mouse(x3, l.body_y + 2, MouseButton::kLeft), model,
+                            w, h) == Pointer::kChanged);
     EXPECT_EQ(state.row, 2);
     EXPECT_EQ(state.column, 3);
     RanksSelection s = ranks_selection(state, model, w, h);
@@ -212,12 +213,15 @@ TEST_F(RanksView, NavigationClicksAndSelection) {
     EXPECT_EQ(s.group->tag, model.groups()[2].tag);
     ASSERT_NE(s.series, kNoSeries);
     EXPECT_EQ(model.run_rank(s.series), (RunRank{"job", 3}));
-    EXPECT_TRUE(ranks_click(state, l.cell_x, l.body_y - 1, model, w, h));
+    EXPECT_TRUE(ranks_mouse(state, InputEvent::mouse(l.cell_x, l.body_y - 1, MouseButton::kLeft),
+                            model, w, h) == Pointer::kChanged);
     EXPECT_EQ(state.column, 0);
     EXPECT_EQ(state.row, 2);
-    EXPECT_TRUE(ranks_click(state, 1, l.body_y, model, w, h));
+    EXPECT_TRUE(ranks_mouse(state, InputEvent::mouse(1, l.body_y, MouseButton::kLeft), model, w,
+                            h) == Pointer::kChanged);
     EXPECT_EQ(state.row, 0);
-    EXPECT_FALSE(ranks_click(state, 1, h - 1, model, w, h));  // the status line
+    EXPECT_FALSE(ranks_mouse(state, InputEvent::mouse(1, h - 1, MouseButton::kLeft), model, w, h) ==
+                 Pointer::kChanged);  // the status line
 
     // Sparklines: Up/Down move the rank, Left/Right the tag; a click picks a rank's row.
     EXPECT_TRUE(ranks_handle(state, Action::kToggleRankSparklines, model, w, h));
@@ -226,7 +230,9 @@ TEST_F(RanksView, NavigationClicksAndSelection) {
     EXPECT_TRUE(ranks_handle(state, Action::kRight, model, w, h));
     EXPECT_EQ(state.row, 1);
     const RanksLayout sl = ranks_layout(state, model, w, h);
-    EXPECT_TRUE(ranks_click(state, sl.spark_x + 2, sl.body_y + 3, model, w, h));
+    EXPECT_TRUE(ranks_mouse(state,
+                            InputEvent::mouse(sl.spark_x + 2, sl.body_y + 3, MouseButton::kLeft),
+                            model, w, h) == Pointer::kChanged);
     EXPECT_EQ(state.column, 3);
     s = ranks_selection(state, model, w, h);
     EXPECT_EQ(s.group->tag, model.groups()[1].tag);
@@ -238,7 +244,8 @@ TEST_F(RanksView, NavigationClicksAndSelection) {
     EXPECT_NE(row(canvas, 1).find("LAST"), std::string::npos) << row(canvas, 1);
 
     // Too small: nothing to click.
-    EXPECT_FALSE(ranks_click(state, 1, 2, model, 19, 5));
+    EXPECT_FALSE(ranks_mouse(state, InputEvent::mouse(1, 2, MouseButton::kLeft), model, 19, 5) ==
+                 Pointer::kChanged);
 }
 
 TEST_F(RanksView, RunsWithTheSameRanksGetColumnsEachAndOtherwiseShareThem) {
@@ -265,8 +272,8 @@ TEST_F(RanksView, RunsWithTheSameRanksGetColumnsEachAndOtherwiseShareThem) {
     Analyzer analyzer(default_rules());
     AnalyzingSink sink(analyzer, &store);
     for (int rank = 0; rank < 3; ++rank) {
-        const SeriesId a = sink.series({"tb", rank, "train/loss"}, SourceKind::kTfEvents);
-        const SeriesId b = sink.series({"msprobe", rank, "grad/x/norm"}, SourceKind::kTfEvents);
+        const SeriesId a = sink.series({"tb", rank, "train/loss"}, source_id({"tfevents"}));
+        const SeriesId b = sink.series({"msprobe", rank, "grad/x/norm"}, source_id({"tfevents"}));
         sink.append(a, {0, 1.7e9, 1.0});
         sink.append(b, {0, 1.7e9, 2.0});
     }

@@ -1,6 +1,6 @@
-// Run comparison (core/compare/run_compare.h): alignment by step and by relative wall time, Δ and ratio
-// at the newest common step, the first divergence, tags in one run only, different step grids,
-// restarts, NaN and infinities, cross-rank means, the filter, and the rows per tag.
+// Run comparison (core/compare/run_compare.h): alignment by step and by relative wall time, Δ and
+// ratio at the newest common step, the first divergence, tags in one run only, different step
+// grids, restarts, NaN and infinities, cross-rank means, the filter, and the rows per tag.
 // tests/run_comparer_test.cpp checks compare_runs against a plain model on random runs and the
 // incremental RunComparer against compare_runs.
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 void add(Store& store, const std::string& run, int rank, const std::string& tag, int steps,
          const std::function<double(int)>& f, int first = 0, int stride = 1, double start = 1.7e9,
          double seconds_per_step = 1) {
-    const SeriesId id = store.series({run, rank, tag}, SourceKind::kTfEvents);
+    const SeriesId id = store.series({run, rank, tag}, source_id({"tfevents"}));
     for (int i = 0; i < steps; ++i) {
         const int s = first + i * stride;
         store.append(id, {s, start + seconds_per_step * s, f(s)});

@@ -1,4 +1,4 @@
-// The incremental RunComparer (core/compare/run_compare.h) against compare_runs, and compare_runs
+// The incremental RunComparer (core/compare/run_comparer.h) against compare_runs, and compare_runs
 // against a plain model of what the header says, on random runs: points appended in random
 // slices, with equal-step replacements, restarts, session starts, NaN and infinities, ranks
 // with their own step grids, and a budget small enough to fold.
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/compare/run_compare.h"
+#include "core/compare/run_comparer.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
 #include "tests/test_support.h"
@@ -251,7 +252,7 @@ class RandomRuns {
                                  wall_);
             return;
         }
-        const SeriesId id = store_.series(key, SourceKind::kTfEvents);
+        const SeriesId id = store_.series(key, source_id({"tfevents"}));
         const Series& s = store_.at(id);
         std::int64_t step;
         if (s.empty())
@@ -388,9 +389,9 @@ TEST(RunComparer, ALaggingRankKeepsTheMeanOpenButStaysExact) {
     // Rank 1 of run a stops at step 10 while rank 0 goes on: the mean after step 10 is
     // compared again on each update, and a late point of rank 1 changes it.
     Store store;
-    const SeriesId a0 = store.series({"a", 0, "t"}, SourceKind::kTfEvents);
-    const SeriesId a1 = store.series({"a", 1, "t"}, SourceKind::kTfEvents);
-    const SeriesId b0 = store.series({"b", 0, "t"}, SourceKind::kTfEvents);
+    const SeriesId a0 = store.series({"a", 0, "t"}, source_id({"tfevents"}));
+    const SeriesId a1 = store.series({"a", 1, "t"}, source_id({"tfevents"}));
+    const SeriesId b0 = store.series({"b", 0, "t"}, source_id({"tfevents"}));
     const CompareOptions mean{1e-6, CompareAlign::kStep, CompareRanks::kMean};
     RunComparer comparer(store);
     comparer.configure("a", "b", mean, nullptr);

@@ -5,14 +5,19 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
 #include "core/store/store.h"
 #include "tests/test_support.h"
+#include "views/actions.h"
+#include "views/compare/compare_view.h"
 #include "views/screen.h"
+#include "views/view_table.h"
 
 namespace runtop::ui {
 namespace {
@@ -25,7 +30,7 @@ class Screen : public ::testing::Test {
         // Four ranks; rank 2's loss turns NaN at step 300.
         for (int rank = 0; rank < 4; ++rank) {
             for (const char* tag : {"train/loss", "train/grad_norm", "eval/accuracy"}) {
-                const SeriesId id = sink_.series({"job", rank, tag}, SourceKind::kTfEvents);
+                const SeriesId id = sink_.series({"job", rank, tag}, source_id({"tfevents"}));
                 for (int s = 0; s < 400; ++s) {
                     double v = 1.0 + 1.0 / (s + 1) + 0.001 * rank;
                     if (rank == 2 && s == 300 && std::string(tag) == "train/loss") v = NAN;
@@ -223,7 +228,7 @@ class CompareScreen : public Screen {
             for (int rank = 0; rank < 2; ++rank) {
                 for (const char* tag : {"train/loss", "train/lr", "train/grad_norm", "eval/a",
                                         "eval/b", "eval/c", "eval/d"}) {
-                    const SeriesId id = sink_.series({run, rank, tag}, SourceKind::kTfEvents);
+                    const SeriesId id = sink_.series({run, rank, tag}, source_id({"tfevents"}));
                     const bool loss = std::string(tag) == "train/loss";
                     for (int s = 0; s < 100; ++s) {
                         double v = 1.0 + 1.0 / (s + 1) + (loss ? 0 : 1);
@@ -279,7 +284,7 @@ TEST(CompareDefaultPair, TwoRootsPairTheRunAtTheSamePlaceUnderEach) {
     AnalyzingSink sink(analyzer, &store);
     ViewModel model(store, analyzer);
     auto add = [&](const char* run) {
-        const SeriesId id = sink.series({run, 0, "train/loss"}, SourceKind::kTfEvents);
+        const SeriesId id = sink.series({run, 0, "train/loss"}, source_id({"tfevents"}));
         for (int s = 0; s < 10; ++s) sink.append(id, {s, 1.7e9 + s, 1.0 + s});
     };
     for (const char* run : {"base/monitor_output", "base/tensorboard", "new/tensorboard"}) add(run);
@@ -405,7 +410,7 @@ TEST(StatusLine, AStalledRunIsNamedWithItsQuietTimeAndPausedIsSaid) {
     Store store;
     Analyzer analyzer(default_rules());
     AnalyzingSink sink(analyzer, &store);
-    const SeriesId id = sink.series({"job", 0, "train/loss"}, SourceKind::kTfEvents);
+    const SeriesId id = sink.series({"job", 0, "train/loss"}, source_id({"tfevents"}));
     analyzer.set_live();
     for (int s = 0; s < 10; ++s) {
         analyzer.set_now(990 + s);
@@ -438,6 +443,20 @@ TEST(KeyScript, NamesAreKeysOtherWordsAreTyped) {
     EXPECT_TRUE(e[3].text);
     EXPECT_FALSE(e[2].text);
     EXPECT_TRUE(parse_key_script("  ").empty());
+}
+
+// Every ViewId has its row in the view table, found by its id, with its own name and scope.
+TEST(ViewTable, EveryViewHasOneRow) {
+    std::set<std::string_view> names;
+    for (ViewId id : {ViewId::kOverview, ViewId::kRanks, ViewId::kHeatmap, ViewId::kAnomalies,
+                      ViewId::kDetail, ViewId::kCompare}) {
+        const ViewRow& row = view_row(id);
+        EXPECT_EQ(row.id, id);
+        EXPECT_EQ(view_name(id), row.name);
+        EXPECT_TRUE(names.insert(row.name).second) << row.name;
+        EXPECT_EQ(row.take_tag == nullptr, row.takes == TakesTag::kNever) << row.name;
+    }
+    EXPECT_EQ(view_rows().size(), names.size());
 }
 
 }  // namespace

@@ -158,7 +158,7 @@ void random_queries(const Series& s, const ModelSeries& m, std::mt19937_64& rng,
 // Full resolution: every column exact, through restarts across chunks.
 TEST(SeriesQuery, MatchesBruteForceThroughRestarts) {
     Store store(StoreLimits::unbounded());
-    SeriesId id = store.series({"r", 0, "t"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"r", 0, "t"}, source_id({"tfevents"}));
     ModelSeries model;
     std::mt19937_64 rng(17);
     std::int64_t step = 0;
@@ -186,7 +186,7 @@ TEST(SeriesQuery, MatchesBruteForceWithFoldedBuckets) {
     Store store(limits);
     std::vector<SeriesId> ids;
     std::vector<ModelSeries> models(6);
-    for (int s = 0; s < 6; ++s) ids.push_back(store.series({"r", s, "t"}, SourceKind::kTfEvents));
+    for (int s = 0; s < 6; ++s) ids.push_back(store.series({"r", s, "t"}, source_id({"tfevents"})));
     std::mt19937_64 rng(23);
     std::vector<std::int64_t> step(6, 0);
     for (int i = 0; i < 240000; ++i) {
@@ -210,7 +210,7 @@ TEST(SeriesQuery, MatchesBruteForceWithFoldedBuckets) {
 
 TEST(SeriesQuery, EdgeCases) {
     Store store;
-    SeriesId id = store.series({"r", 0, "t"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"r", 0, "t"}, source_id({"tfevents"}));
     ColumnSummary cols[4];
     store.at(id).query(0, 100, cols);  // empty series
     for (const ColumnSummary& c : cols) EXPECT_TRUE(c.empty());
@@ -231,7 +231,7 @@ TEST(SeriesQuery, EdgeCases) {
     store.at(id).query(5, 5, cols);  // an empty range
     for (const ColumnSummary& c : cols) EXPECT_TRUE(c.empty());
     ColumnSummary nan_only[1];
-    SeriesId n = store.series({"r", 0, "n"}, SourceKind::kTfEvents);
+    SeriesId n = store.series({"r", 0, "n"}, source_id({"tfevents"}));
     store.append(n, {1, 0, kNaN});
     store.at(n).query(0, 10, nan_only);
     EXPECT_EQ(nan_only[0].count, 1u);
@@ -245,7 +245,7 @@ TEST(SeriesQuery, EdgeCases) {
 // never O(points).
 TEST(SeriesQuery, AHugeSeriesAnswersFromSummaries) {
     Store store(StoreLimits::unbounded());
-    SeriesId id = store.series({"r", 0, "t"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"r", 0, "t"}, source_id({"tfevents"}));
     constexpr std::int64_t kPoints = 4'000'000;
     ModelSeries model;
     model.points.reserve(kPoints);
@@ -287,7 +287,7 @@ TEST(SeriesQuery, AHugeSeriesAnswersFromSummaries) {
 
 TEST(SeriesQuery, SnappedColumnsCountEveryPointOnceAndDecodeNone) {
     Store store(StoreLimits::unbounded());
-    const SeriesId id = store.series({"r", 0, "t"}, SourceKind::kTfEvents);
+    const SeriesId id = store.series({"r", 0, "t"}, source_id({"tfevents"}));
     constexpr std::int64_t kPoints = 10'000;
     for (std::int64_t i = 0; i < kPoints; ++i)
         store.append(id, {i, 0, i == 4321 ? 1e6 : (i == 777 ? kNaN : 1.0)});

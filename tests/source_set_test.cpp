@@ -21,7 +21,8 @@ using testing::TempDir;
 
 std::string scalars(const std::string& tag, int from, int to, float value, int wall = 1000) {
     std::string out;
-    for (int s = from; s < to; ++s) out += frame_record(events::simple_scalar(tag, value, s, wall + s));
+    for (int s = from; s < to; ++s)
+        out += frame_record(events::simple_scalar(tag, value, s, wall + s));
     return out;
 }
 
@@ -84,14 +85,16 @@ TEST(SourceSet, NestedLayoutsNameRunsAndRanks) {
     const std::string one = scalars("loss", 0, 3, 1.0f);
     for (int r = 0; r < 4; ++r) {
         testing::make_dirs(dir / ("run_a/rank_" + std::to_string(r)));
-        testing::write_file(dir / ("run_a/rank_" + std::to_string(r) + "/events.out.tfevents.1.h"), one);
+        testing::write_file(dir / ("run_a/rank_" + std::to_string(r) + "/events.out.tfevents.1.h"),
+                            one);
     }
     for (int r : {0, 5}) {
         std::string d = "monitor_output/Nov21_14-35-29-rank" + std::to_string(r) + "-ad82d4e3";
         testing::make_dirs(dir / d);
-        testing::write_file(dir / (d + "/events.out.tfevents.1.h"),
-                            frame_record(events::simple_scalar(
-                                "0:fc1.weight/rank" + std::to_string(r) + "/post_grad_norm", 1, 1, 1)));
+        testing::write_file(
+            dir / (d + "/events.out.tfevents.1.h"),
+            frame_record(events::simple_scalar(
+                "0:fc1.weight/rank" + std::to_string(r) + "/post_grad_norm", 1, 1, 1)));
     }
     testing::make_dirs(dir / "seed_1/DQN_1");
     testing::write_file(dir / "seed_1/DQN_1/events.out.tfevents.1.h", one);
@@ -111,7 +114,7 @@ TEST(SourceSet, NestedLayoutsNameRunsAndRanks) {
     for (SeriesId id : store.sorted_ids()) {
         const SeriesKey& k = store.at(id).key();
         got.insert(k.run + "|" + std::to_string(k.rank) + "|" + k.tag + "|" +
-                   std::string(source_kind_name(store.at(id).kind())));
+                   std::string(store.at(id).source().format));
     }
     EXPECT_EQ(got, (std::set<std::string>{
                        "logs/run_a|0|loss|tfevents", "logs/run_a|1|loss|tfevents",

@@ -145,7 +145,7 @@ TEST(Sparkline, OneSpikeAmongAThousandPointsIsVisible) {
     // Through the Store: 1000 points, one spike, queried into 20 braille cells (40 columns of
     // 25 points each).
     Store store(StoreLimits::unbounded());
-    SeriesId id = store.series({"r", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"r", 0, "loss"}, source_id({"tfevents"}));
     const int spike_step = 613;
     for (int step = 0; step < 1000; ++step) {
         double v = 1.0 + 0.01 * std::sin(step * 0.1);

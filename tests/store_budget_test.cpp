@@ -70,7 +70,7 @@ TEST(StoreBudget, PerSeriesBudgetFoldsTheOldestChunks) {
     StoreLimits limits;
     limits.series_points = 1000;
     Store store(limits);
-    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "loss"}, source_id({"tfevents"}));
     ModelSeries model;
     for (int i = 0; i < 10000; ++i) {
         Point p{i, 1e9 + i, i % 1000 == 500 ? 1e6 : std::sin(i * 0.01)};
@@ -87,7 +87,7 @@ TEST(StoreBudget, PerSeriesBudgetFoldsTheOldestChunks) {
 // Restarts into sealed data: the chunk cut by the restart comes back to the tail.
 TEST(StoreBudget, RestartIntoSealedChunksKeepsEveryEarlierPoint) {
     Store store;
-    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "loss"}, source_id({"tfevents"}));
     ModelSeries model;
     auto add = [&](Point p) {
         store.append(id, p);
@@ -116,7 +116,7 @@ TEST(StoreBudget, RestartIntoFoldedDataClipsTheBucketItCuts) {
     StoreLimits limits;
     limits.series_points = 256;
     Store store(limits);
-    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "loss"}, source_id({"tfevents"}));
     for (int i = 0; i < 2000; ++i) store.append(id, {i, 1e9 + i, i == 120 ? 1e6 : 1.0});
     const Series& s = store.at(id);
     ASSERT_GE(s.buckets().size(), 10u);
@@ -141,7 +141,7 @@ TEST(StoreBudget, RestartIntoFoldedDataClipsTheBucketItCuts) {
 
     // A job logging every 10 steps: evenly spaced too.
     Store strided(limits);
-    SeriesId t = strided.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId t = strided.series({"run", 0, "loss"}, source_id({"tfevents"}));
     for (int i = 0; i < 2000; ++i) strided.append(t, {10 * i, 0, std::nan("")});
     strided.append(t, {15, 0, 1.0});  // cuts [0, 1270] after its second point
     EXPECT_EQ(strided.at(t).count(), 3u);
@@ -151,7 +151,7 @@ TEST(StoreBudget, RestartIntoFoldedDataClipsTheBucketItCuts) {
 
     // Irregular steps: the count of the cut bucket stays an upper bound.
     Store irregular(limits);
-    SeriesId r = irregular.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId r = irregular.series({"run", 0, "loss"}, source_id({"tfevents"}));
     for (int i = 0; i < 2000; ++i) irregular.append(r, {3 * i + (i % 2), 0, 1.0});
     ASSERT_FALSE(irregular.at(r).buckets()[0].even);
     irregular.append(r, {200, 0, 2.0});
@@ -161,7 +161,7 @@ TEST(StoreBudget, RestartIntoFoldedDataClipsTheBucketItCuts) {
 
     // A restart on a bucket boundary keeps the bucket before it whole and exact.
     Store exact(limits);
-    SeriesId e = exact.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId e = exact.series({"run", 0, "loss"}, source_id({"tfevents"}));
     ModelSeries model;
     for (int i = 0; i < 2000; ++i) {
         exact.append(e, {i, 1e9 + i, i * 1.0});
@@ -188,7 +188,7 @@ TEST(StoreBudget, RestartIntoFoldedDataClipsTheBucketItCuts) {
 
 TEST(StoreBudget, RestartMarkersAreCappedAndCounted) {
     Store store;
-    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "loss"}, source_id({"tfevents"}));
     store.append(id, {0, 0, 0});
     for (std::size_t i = 0; i < Series::kMaxRestarts + 10; ++i) {
         store.append(id, {2, 0, 0});
@@ -211,7 +211,7 @@ TEST(StoreBudget, TheStoreUnderBudgetPressureKeepsEveryExtreme) {
     std::vector<SeriesId> ids;
     std::vector<ModelSeries> models(kSeries);
     for (int s = 0; s < kSeries; ++s)
-        ids.push_back(store.series({"run", s, "grad_norm"}, SourceKind::kTfEvents));
+        ids.push_back(store.series({"run", s, "grad_norm"}, source_id({"tfevents"})));
     std::mt19937_64 rng(99);
     std::uint64_t peak = 0;
     for (int i = 0; i < kPoints; ++i) {
@@ -278,7 +278,7 @@ TEST(StoreBudget, GlobalAndPerSeriesBudgetsTogetherWithRestarts) {
     Store store(limits);
     std::vector<ModelSeries> models(8);
     std::vector<SeriesId> ids;
-    for (int s = 0; s < 8; ++s) ids.push_back(store.series({"r", s, "t"}, SourceKind::kTfEvents));
+    for (int s = 0; s < 8; ++s) ids.push_back(store.series({"r", s, "t"}, source_id({"tfevents"})));
     std::mt19937_64 rng(1);
     std::vector<std::int64_t> next(8, 0);
     for (int i = 0; i < 200'000; ++i) {
@@ -308,7 +308,8 @@ TEST(StoreBudget, ABudgetBelowTheFloorIsExceededOnlyByTheFloor) {
     limits.memory_bytes = 64 << 10;
     Store store(limits);
     std::vector<SeriesId> ids;
-    for (int s = 0; s < 100; ++s) ids.push_back(store.series({"r", s, "t"}, SourceKind::kTfEvents));
+    for (int s = 0; s < 100; ++s)
+        ids.push_back(store.series({"r", s, "t"}, source_id({"tfevents"})));
     for (int i = 0; i < 2000; ++i)
         for (SeriesId id : ids) store.append(id, {i, 0, static_cast<double>(i)});
     // 100 tails of 3 KiB alone are 300 KiB.
@@ -322,7 +323,7 @@ TEST(StoreBudget, ABudgetBelowTheFloorIsExceededOnlyByTheFloor) {
 
 TEST(StoreBudget, UnboundedFoldsNothing) {
     Store store(StoreLimits::unbounded());
-    SeriesId id = store.series({"r", 0, "t"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"r", 0, "t"}, source_id({"tfevents"}));
     for (int i = 0; i < 3'000'000; ++i) store.append(id, {i, 0, static_cast<double>(i)});
     EXPECT_EQ(store.at(id).retained(), 3'000'000u);
     EXPECT_TRUE(store.at(id).buckets().empty());

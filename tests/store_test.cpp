@@ -15,7 +15,7 @@ std::vector<std::int64_t> steps(const Series& s) {
 
 TEST(Store, StepGoingBackReplacesEverythingAtOrAfterIt) {
     Store store;
-    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "loss"}, source_id({"tfevents"}));
     for (int s = 0; s < 10; ++s) store.append(id, {s, 100.0 + s, s * 1.0});
     store.append(id, {5, 200, -1});
     store.append(id, {6, 201, -2});
@@ -30,7 +30,7 @@ TEST(Store, StepGoingBackReplacesEverythingAtOrAfterIt) {
 
 TEST(Store, SameStepAgainReplacesTheValueWithoutARestart) {
     Store store;
-    SeriesId id = store.series({"run", kNoRank, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", kNoRank, "loss"}, source_id({"tfevents"}));
     store.append(id, {3, 1, 1.0});
     store.append(id, {3, 2, 2.0});
     EXPECT_EQ(store.at(id).count(), 1u);
@@ -40,9 +40,9 @@ TEST(Store, SameStepAgainReplacesTheValueWithoutARestart) {
 
 TEST(Store, SessionStartPurgesEveryTagOfTheRunAndRank) {
     Store store;
-    SeriesId a = store.series({"run", 0, "a"}, SourceKind::kTfEvents);
-    SeriesId b = store.series({"run", 0, "b"}, SourceKind::kTfEvents);
-    SeriesId other = store.series({"run", 1, "a"}, SourceKind::kTfEvents);
+    SeriesId a = store.series({"run", 0, "a"}, source_id({"tfevents"}));
+    SeriesId b = store.series({"run", 0, "b"}, source_id({"tfevents"}));
+    SeriesId other = store.series({"run", 1, "a"}, source_id({"tfevents"}));
     for (int s = 0; s < 10; ++s) {
         store.append(a, {s, 0, 1});
         store.append(b, {s, 0, 1});
@@ -59,10 +59,10 @@ TEST(Store, SessionStartPurgesEveryTagOfTheRunAndRank) {
 
 TEST(Store, SeriesAreSharedByKeyAndSortedForOutput) {
     Store store;
-    SeriesId z = store.series({"run", 10, "z"}, SourceKind::kTfEvents);
-    SeriesId a = store.series({"run", 2, "a"}, SourceKind::kTfEvents);
-    SeriesId none = store.series({"run", kNoRank, "a"}, SourceKind::kTfEvents);
-    EXPECT_EQ(store.series({"run", 10, "z"}, SourceKind::kTfEvents), z);
+    SeriesId z = store.series({"run", 10, "z"}, source_id({"tfevents"}));
+    SeriesId a = store.series({"run", 2, "a"}, source_id({"tfevents"}));
+    SeriesId none = store.series({"run", kNoRank, "a"}, source_id({"tfevents"}));
+    EXPECT_EQ(store.series({"run", 10, "z"}, source_id({"tfevents"})), z);
     EXPECT_EQ(store.sorted_ids(), (std::vector<SeriesId>{none, a, z}));
 }
 
@@ -85,7 +85,7 @@ namespace {
 // chunk boundaries, checked point by point.
 TEST(Store, ChunkedSeriesMatchAPlainModelThroughRandomRestarts) {
     Store store;
-    SeriesId id = store.series({"run", 0, "loss"}, SourceKind::kTfEvents);
+    SeriesId id = store.series({"run", 0, "loss"}, source_id({"tfevents"}));
     std::vector<Point> model;
     std::mt19937_64 rng(42);
     std::int64_t step = 0;

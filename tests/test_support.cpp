@@ -122,9 +122,9 @@ CommandResult run_runtop_as_nobody(const std::vector<std::string>& args) {
     return run_runtop(args, options);
 }
 
-SeriesId RecordingSink::series(const SeriesKey& key, SourceKind kind) {
+SeriesId RecordingSink::series(const SeriesKey& key, SourceId source) {
     keys.push_back(key);
-    kinds.push_back(kind);
+    sources.push_back(source);
     return static_cast<SeriesId>(keys.size() - 1);
 }
 

@@ -89,14 +89,17 @@ class RecordingSink : public PointSink {
         SeriesKey key;
         Point point;
     };
-    SeriesId series(const SeriesKey& key, SourceKind kind) override;
+    SeriesId series(const SeriesKey& key, SourceId source) override;
     void append(SeriesId id, const Point& point) override;
     void session_start(std::string_view run, int rank, std::int64_t step, double wall) override;
     void config_text(ConfigText text) override { texts.push_back(std::move(text)); }
     void anomaly(ImportedAnomaly a) override { anomalies.push_back(std::move(a)); }
 
     std::vector<SeriesKey> keys;
-    std::vector<SourceKind> kinds;
+    std::vector<SourceId> sources;  // per series, as its reader described it
+    const SeriesSource& source(std::size_t series) const {
+        return series_source(sources.at(series));
+    }
     std::vector<Scalar> scalars;
     std::vector<std::int64_t> starts;
     std::vector<ConfigText> texts;

@@ -126,6 +126,7 @@ std::span<const TestTool> test_tools() {
         {"ssh", "openssh-client"},
         {"ssh-keygen", "openssh-client"},
         {"/usr/sbin/sshd", "openssh-server"},
+        {"clang-format", "clang-format"},
     };
     return kTools;
 }

@@ -177,7 +177,8 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
 
 namespace runtop::ui {
 
-bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int height) {
+bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int /*width*/,
+                      int height) {
     const int total = static_cast<int>(anomaly_rows(model).size());
     if (total == 0) return false;
     const int per = anomaly_rows_per_page(height);
@@ -190,6 +191,9 @@ bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model
     return state.selected != before;
 }
 
+namespace {
+
+// The row at screen line y (-1: none).
 int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int height) {
     const int total = static_cast<int>(anomaly_rows(model).size());
     if (total == 0 || y < 1) return -1;
@@ -199,12 +203,45 @@ int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int
     return y - 1 < per && row < total ? row : -1;
 }
 
+}  // namespace
+
 std::optional<std::size_t> anomaly_selected_record(const AnomalyState& state,
                                                    const ViewModel& model) {
     const std::vector<std::size_t> rows = anomaly_rows(model);
     if (rows.empty()) return std::nullopt;
     const int sel = std::clamp(state.selected, 0, static_cast<int>(rows.size()) - 1);
     return model.analyzer().log().ordered()[rows[sel]].index;
+}
+
+Pointer anomalies_mouse(AnomalyState& state, const InputEvent& event, const ViewModel& model,
+                        int width, int height) {
+    const bool up = event.button == MouseButton::kWheelUp;
+    if (up || event.button == MouseButton::kWheelDown) {
+        bool changed = false;
+        for (int i = 0; i < 3; ++i)
+            changed |=
+                anomalies_handle(state, up ? Action::kUp : Action::kDown, model, width, height);
+        return changed ? Pointer::kChanged : Pointer::kNothing;
+    }
+    if (event.button != MouseButton::kLeft) return Pointer::kNothing;
+    const int row = anomaly_row_at(state, event.y, model, height);
+    if (row < 0) return Pointer::kNothing;
+    if (row == state.selected) return Pointer::kOpen;
+    state.selected = row;
+    return Pointer::kChanged;
+}
+
+ViewSelection anomalies_selected(const AnomalyState& state, const ViewModel& model, int /*width*/,
+                                 int /*height*/) {
+    ViewSelection out;
+    const std::optional<std::size_t> index = anomaly_selected_record(state, model);
+    if (!index) return out;
+    const AnomalyRecord& r = model.analyzer().log().records()[*index];
+    if (r.tag.empty())
+        out.no_chart = "a run-level finding (" + r.rule + "): it has no chart";
+    else
+        out.chart = ChartTarget{r.tag, RunRank{r.run, r.rank}, r.step, std::nullopt};
+    return out;
 }
 
 }  // namespace runtop::ui

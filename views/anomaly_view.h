@@ -16,17 +16,12 @@
 #include <vector>
 
 #include "views/actions.h"
+#include "views/anomaly_state.h"
 #include "views/canvas.h"
 #include "views/model.h"
+#include "views/view_api.h"
 
 namespace runtop::ui {
-
-struct AnomalyState {
-    int selected = 0;  // a row of anomaly_rows(); clamped
-    // Records the user acknowledged (`a`), by index into AnomalyLog::records(): drawn dim,
-    // marked "ack", never removed.
-    std::set<std::size_t> acknowledged;
-};
 
 // The entries shown, in order: indices into Analyzer::log().ordered().
 std::vector<std::size_t> anomaly_rows(const ViewModel& model);
@@ -36,9 +31,15 @@ int anomaly_rows_per_page(int height);
 void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& state);
 
 // Up/down, pages, first/last for a canvas this high. Returns whether the state changed.
-bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int height);
-// The row at screen line y (-1: none).
-int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int height);
+bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int width,
+                      int height);
+// The wheel moves three rows; a click selects a row, a click on the selected row opens it.
+Pointer anomalies_mouse(AnomalyState& state, const InputEvent& event, const ViewModel& model,
+                        int width, int height);
+// The selected record's chart (its series in front, at its step). No tag is carried to other
+// views: they keep their own.
+ViewSelection anomalies_selected(const AnomalyState& state, const ViewModel& model, int width,
+                                 int height);
 // The selected record (an index into AnomalyLog::records()), or nullopt when the list is empty.
 std::optional<std::size_t> anomaly_selected_record(const AnomalyState& state,
                                                    const ViewModel& model);

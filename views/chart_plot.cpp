@@ -398,4 +398,26 @@ void draw_x_labels(Canvas& canvas, const ChartLayout& l, const std::vector<AxisT
     for (const AxisTick& t : xticks) place(l.plot_x + t.x, t.label, {Role::kDim}, false);
 }
 
+std::int64_t DetailGeometry::column_step(int column) const {
+    if (columns <= 0) return lo;
+    const auto width = static_cast<unsigned __int128>(static_cast<std::uint64_t>(hi + 1 - lo));
+    const auto c = static_cast<unsigned __int128>(std::clamp(column, 0, columns));
+    return lo + static_cast<std::int64_t>(static_cast<std::uint64_t>(width * c / columns));
+}
+
+int DetailGeometry::column_of(std::int64_t step) const {
+    if (columns <= 0) return 0;
+    if (step <= lo) return 0;
+    if (step > hi) return columns - 1;
+    const auto d = static_cast<unsigned __int128>(static_cast<std::uint64_t>(step - lo));
+    const auto width = static_cast<unsigned __int128>(static_cast<std::uint64_t>(hi + 1 - lo));
+    const auto n = static_cast<unsigned __int128>(columns);
+    const auto c = static_cast<std::int64_t>(((d + 1) * n + width - 1) / width) - 1;
+    return static_cast<int>(std::clamp<std::int64_t>(c, 0, columns - 1));
+}
+
+int DetailGeometry::cell_of(std::int64_t step) const {
+    return column_of(step) / std::max(1, dots_x);
+}
+
 }  // namespace runtop::ui

@@ -205,4 +205,24 @@ std::string wall_time_text(double unix_time, bool seconds = true, bool date = fa
 // Seconds east of UTC of the local time zone at a Unix time (to align wall-clock ticks).
 long local_utc_offset(double unix_time);
 
+// Where a chart (the detail chart, or its compare mode) is on a canvas, and how its x axis maps
+// steps to columns: what the key and mouse handlers use.
+struct DetailGeometry {
+    bool has_data = false;       // the tag has points in some selected series
+    int plot_x = 0, plot_y = 0;  // the plot area's top-left cell
+    int plot_w = 0, plot_h = 0;  // in cells (0: no plot on this canvas)
+    int columns = 0;             // data columns: plot_w times the tier's dots across a cell
+    int dots_x = 1;              // data columns per cell (2 in braille)
+    std::int64_t data_lo = 0, data_hi = 0;  // every step of the tag's series
+    std::int64_t lo = 0, hi = 0;            // the x window, inclusive
+    std::int64_t cursor = 0;                // the cursor's step, inside the window
+
+    // Column c covers steps [column_step(c), column_step(c + 1)), as Series::query splits them.
+    std::int64_t column_step(int column) const;
+    // The column holding `step` (clamped to the plot).
+    int column_of(std::int64_t step) const;
+    // The plot cell column (from plot_x) of a step.
+    int cell_of(std::int64_t step) const;
+};
+
 }  // namespace runtop::ui

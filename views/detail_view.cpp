@@ -26,12 +26,11 @@
 
 #include <fmt/format.h>
 
-#include "core/format.h"
 #include "core/analysis/smoothing.h"
+#include "core/format.h"
 #include "views/chart_plot.h"
 #include "views/chart_points.h"
 #include "views/compare/compare_chart.h"
-#include "views/compare/compare_frame.h"
 #include "views/sparkline.h"
 #include "views/view_common.h"
 
@@ -849,28 +848,6 @@ std::string status_hint(int w) {
 
 // --- geometry ----------------------------------------------------------------------------
 
-std::int64_t DetailGeometry::column_step(int column) const {
-    if (columns <= 0) return lo;
-    const auto width = static_cast<unsigned __int128>(static_cast<std::uint64_t>(hi + 1 - lo));
-    const auto c = static_cast<unsigned __int128>(std::clamp(column, 0, columns));
-    return lo + static_cast<std::int64_t>(static_cast<std::uint64_t>(width * c / columns));
-}
-
-int DetailGeometry::column_of(std::int64_t step) const {
-    if (columns <= 0) return 0;
-    if (step <= lo) return 0;
-    if (step > hi) return columns - 1;
-    const auto d = static_cast<unsigned __int128>(static_cast<std::uint64_t>(step - lo));
-    const auto width = static_cast<unsigned __int128>(static_cast<std::uint64_t>(hi + 1 - lo));
-    const auto n = static_cast<unsigned __int128>(columns);
-    const auto c = static_cast<std::int64_t>(((d + 1) * n + width - 1) / width) - 1;
-    return static_cast<int>(std::clamp<std::int64_t>(c, 0, columns - 1));
-}
-
-int DetailGeometry::cell_of(std::int64_t step) const {
-    return column_of(step) / std::max(1, dots_x);
-}
-
 DetailGeometry detail_geometry(const ViewModel& model, const DetailState& state, int width,
                                int height) {
     if (width < kMinWidth || height < kMinHeight) return {};
@@ -914,16 +891,6 @@ void open_detail(DetailState& state, const ViewModel& model, std::string tag,
     a = std::clamp(a, lo, hi - span + 1);
     state.window_lo = a;
     state.window_hi = a + span - 1;
-}
-
-void open_compare_detail(DetailState& state, const ViewModel& model, std::string tag,
-                         CompareDetail compare, std::optional<std::int64_t> step) {
-    state.tag = std::move(tag);
-    state.focus.reset();  // B in front
-    // Runs paired by time line up on the relative-time axis; paired by step, on the step axis.
-    state.x_axis = compare.align == CompareAlign::kRelativeWall ? XAxis::kRelative : XAxis::kStep;
-    state.compare = std::move(compare);
-    compare_open_window(state, model, step);
 }
 
 void draw_detail(Canvas& canvas, const ViewModel& model, const DetailState& state) {
@@ -1115,8 +1082,10 @@ bool detail_handle(DetailState& state, Action action, const ViewModel& model, in
     }
 }
 
-bool detail_mouse(DetailState& state, int x, int y, MouseButton button, const ViewModel& model,
-                  int width, int height) {
+namespace {
+
+bool mouse_at(DetailState& state, int x, int y, MouseButton button, const ViewModel& model,
+              int width, int height) {
     if (width < kMinWidth || height < kMinHeight) return false;
     DetailGeometry g;
     int bottom = 0;
@@ -1149,6 +1118,28 @@ bool detail_mouse(DetailState& state, int x, int y, MouseButton button, const Vi
         default:
             return false;
     }
+}
+
+}  // namespace
+
+Pointer detail_mouse(DetailState& state, const InputEvent& event, const ViewModel& model, int width,
+                     int height) {
+    return mouse_at(state, event.x, event.y, event.button, model, width, height)
+               ? Pointer::kChanged
+               : Pointer::kNothing;
+}
+
+ViewSelection detail_selected(const DetailState& state, const ViewModel& model, int /*width*/,
+                              int /*height*/) {
+    return {model.group(state.tag), std::nullopt, {}};
+}
+
+void open_chart(DetailState& state, const ViewModel& model, ChartTarget target) {
+    if (target.compare)
+        open_compare_detail(state, model, std::move(target.tag), std::move(*target.compare),
+                            target.step);
+    else
+        open_detail(state, model, std::move(target.tag), std::move(target.focus), target.step);
 }
 
 }  // namespace runtop::ui

@@ -23,51 +23,20 @@
 #include <optional>
 #include <string>
 
-#include "core/compare/run_compare.h"
 #include "views/actions.h"
 #include "views/canvas.h"
+#include "views/chart_plot.h"
+#include "views/detail_state.h"
 #include "views/input.h"
 #include "views/model.h"
+#include "views/view_api.h"
 
 namespace runtop::ui {
-
-enum class XAxis { kStep, kRelative, kWall };
-
-// The detail chart's compare mode (Enter in the compare view): one tag of two runs overlaid,
-// a Δ strip (B − A) below, the cursor reading out both values.
-struct CompareDetail {
-    std::string run_a, run_b;
-    int rank = kNoRank;  // the rank compared (per-rank); ignored with `mean`
-    bool mean = false;   // each run's cross-rank mean at each step instead of one rank
-    CompareAlign align = CompareAlign::kStep;
-    double tolerance = 1e-6;  // relative: where the first divergence is marked
-    bool operator==(const CompareDetail&) const = default;
-};
-
-struct DetailState {
-    std::string tag;
-    std::optional<RunRank> focus;  // the series drawn in front and read by the cursor
-    // The x window in steps; nullopt = every step (and, following, the newest as they come).
-    std::optional<std::int64_t> window_lo, window_hi;
-    std::optional<std::int64_t> cursor;  // the cursor's step; nullopt = the newest point
-    XAxis x_axis = XAxis::kStep;
-    bool log_y = false;
-    bool clip_outliers = false;  // y-range from the 1st-99th percentile; clipped points marked
-    double smoothing = 0.6;      // TensorBoard's EMA weight, 0 = raw only
-    // Set: the chart compares two runs (open_compare_detail); `focus` is then unused.
-    std::optional<CompareDetail> compare;
-};
 
 // Opens the chart on `tag`, reading `focus` (when given) at `step` (when given: the window
 // is centred on it).
 void open_detail(DetailState& state, const ViewModel& model, std::string tag,
                  std::optional<RunRank> focus, std::optional<std::int64_t> step);
-
-// Opens the chart comparing `compare.run_a` and `compare.run_b` on `tag`, the cursor at `step`
-// (when given: the window is centred on it). With CompareAlign::kRelativeWall the x axis starts
-// on XAxis::kRelative (each run's time since its own start).
-void open_compare_detail(DetailState& state, const ViewModel& model, std::string tag,
-                         CompareDetail compare, std::optional<std::int64_t> step);
 
 void draw_detail(Canvas& canvas, const ViewModel& model, const DetailState& state);
 
@@ -76,28 +45,16 @@ void draw_detail(Canvas& canvas, const ViewModel& model, const DetailState& stat
 bool detail_handle(DetailState& state, Action action, const ViewModel& model, int width,
                    int height);
 // A left click moves the cursor there; the wheel zooms about the pointer.
-bool detail_mouse(DetailState& state, int x, int y, MouseButton button, const ViewModel& model,
-                  int width, int height);
+Pointer detail_mouse(DetailState& state, const InputEvent& event, const ViewModel& model, int width,
+                     int height);
+// The chart's tag (carried to the view switched to); Enter opens nothing more.
+ViewSelection detail_selected(const DetailState& state, const ViewModel& model, int width,
+                              int height);
+// Opens the chart on `target` (open_detail, or in compare mode open_compare_detail).
+void open_chart(DetailState& state, const ViewModel& model, ChartTarget target);
 
-// Where the chart is on a canvas of this size, and how its x axis maps steps to columns: what
-// the key and mouse handlers use, exposed for tests.
-struct DetailGeometry {
-    bool has_data = false;       // the tag has points in some selected series
-    int plot_x = 0, plot_y = 0;  // the plot area's top-left cell
-    int plot_w = 0, plot_h = 0;  // in cells (0: no plot on this canvas)
-    int columns = 0;             // data columns: plot_w times the tier's dots across a cell
-    int dots_x = 1;              // data columns per cell (2 in braille)
-    std::int64_t data_lo = 0, data_hi = 0;  // every step of the tag's series
-    std::int64_t lo = 0, hi = 0;            // the x window, inclusive
-    std::int64_t cursor = 0;                // the cursor's step, inside the window
-
-    // Column c covers steps [column_step(c), column_step(c + 1)), as Series::query splits them.
-    std::int64_t column_step(int column) const;
-    // The column holding `step` (clamped to the plot).
-    int column_of(std::int64_t step) const;
-    // The plot cell column (from plot_x) of a step.
-    int cell_of(std::int64_t step) const;
-};
+// Where the chart is on a canvas of this size (DetailGeometry, views/chart_plot.h): what the
+// key and mouse handlers use, exposed for tests.
 DetailGeometry detail_geometry(const ViewModel& model, const DetailState& state, int width,
                                int height);
 

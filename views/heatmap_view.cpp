@@ -465,6 +465,8 @@ bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, 
     return state.row != before.row || state.column != before.column || state.tag != before.tag;
 }
 
+namespace {
+
 bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, int width,
                    int height) {
     if (width < kMinWidth || height < kMinHeight) return false;
@@ -481,6 +483,8 @@ bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, in
     return state.row != before.row || state.column != before.column;
 }
 
+}  // namespace
+
 HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& model, int width,
                                    int height) {
     const HeatmapLayout l = heatmap_layout(state, model, width, height);
@@ -495,6 +499,26 @@ HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& m
     series.query(a, b, {&c, 1});
     s.step = c.empty() ? a : c.last_step;
     return s;
+}
+
+Pointer heatmap_mouse(HeatmapState& state, const InputEvent& event, const ViewModel& model,
+                      int width, int height) {
+    bool changed = false;
+    if (event.button == MouseButton::kWheelUp || event.button == MouseButton::kWheelDown)
+        changed = heatmap_handle(
+            state, event.button == MouseButton::kWheelUp ? Action::kUp : Action::kDown, model,
+            width, height);
+    else if (event.button == MouseButton::kLeft)
+        changed = heatmap_click(state, event.x, event.y, model, width, height);
+    return changed ? Pointer::kChanged : Pointer::kNothing;
+}
+
+ViewSelection heatmap_selected(const HeatmapState& state, const ViewModel& model, int width,
+                               int height) {
+    const HeatmapSelection s = heatmap_selection(state, model, width, height);
+    if (!s.group) return {};
+    return {
+        s.group, ChartTarget{s.group->tag, focus_of(model, s.series), s.step, std::nullopt}, {}};
 }
 
 }  // namespace runtop::ui

@@ -39,15 +39,11 @@
 
 #include "views/actions.h"
 #include "views/canvas.h"
+#include "views/heatmap_state.h"
 #include "views/model.h"
+#include "views/view_api.h"
 
 namespace runtop::ui {
-
-struct HeatmapState {
-    std::string tag;  // the tag shown; "" = the first card's (ViewModel::groups()[0])
-    int row = 0;      // selected rank row; clamped
-    int column = -1;  // selected step column, -1 = the newest (it follows new steps); clamped
-};
 
 // Where things are on a canvas of this size: what draw, handle, click and selection share.
 struct HeatmapLayout {
@@ -75,9 +71,6 @@ void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState& st
 // kNextSeries/kPreviousSeries the next/previous tag. Returns whether the state changed.
 bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, int width,
                     int height);
-// A left click on a cell selects its row and column; on a label, the row.
-bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, int width,
-                   int height);
 
 // What Enter opens: the series of the selected row and the step of the selected column (its
 // newest point's step, else where the column starts).
@@ -88,5 +81,13 @@ struct HeatmapSelection {
 };
 HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& model, int width,
                                    int height);
+
+// The wheel moves the selected row; a left click on a cell selects its row and column, on a
+// label the row.
+Pointer heatmap_mouse(HeatmapState& state, const InputEvent& event, const ViewModel& model,
+                      int width, int height);
+// The tag, and the selected row's series at the selected column's step (heatmap_selection).
+ViewSelection heatmap_selected(const HeatmapState& state, const ViewModel& model, int width,
+                               int height);
 
 }  // namespace runtop::ui

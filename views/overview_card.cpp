@@ -164,7 +164,7 @@ void draw_count_row(Canvas& canvas, const ViewModel& model, const TagGroup& grou
     const std::string dash = model.ascii() ? "-" : "–";
     const std::string steps = short_step(d.lo) + dash + short_step(d.hi);
     const Series& s0 = model.store().at(d.series[0].id);
-    const std::string axis(step_axis_name(step_axis(s0.kind(), group.tag)));
+    const std::string axis(step_axis_name(s0.source().axis));
     const std::string count = count_text(model, group.series);
     std::string right = axis + " " + steps;
     if (display_width(count) + 2 + display_width(right) > w) right = steps;

@@ -10,7 +10,7 @@
 #include "views/canvas.h"
 #include "views/model.h"
 #include "views/overview_card.h"
-#include "views/overview_view.h"
+#include "views/overview_state.h"
 
 namespace runtop::ui {
 

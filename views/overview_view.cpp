@@ -492,4 +492,29 @@ int overview_target(const OverviewState& state, const ViewModel& model, int widt
     return std::min(cards - 1, clamped_page(state, model, l) * l.per_page());
 }
 
+Pointer overview_mouse(OverviewState& state, const InputEvent& event, const ViewModel& model,
+                       int width, int height) {
+    const bool up = event.button == MouseButton::kWheelUp;
+    if (up || event.button == MouseButton::kWheelDown)
+        return overview_handle(state, up ? Action::kPageUp : Action::kPageDown, model, width,
+                               height)
+                   ? Pointer::kChanged
+                   : Pointer::kNothing;
+    if (event.button != MouseButton::kLeft) return Pointer::kNothing;
+    const int card = overview_card_at(state, event.x, event.y, model, width, height);
+    if (card < 0) return Pointer::kNothing;
+    // A click on the selected card opens it (a double click does both).
+    if (card == state.selected) return Pointer::kOpen;
+    state.selected = card;
+    return Pointer::kChanged;
+}
+
+ViewSelection overview_selected(const OverviewState& state, const ViewModel& model, int width,
+                                int height) {
+    const int i = overview_target(state, model, width, height);
+    if (i < 0) return {};
+    const TagGroup& group = model.groups()[i];
+    return {&group, ChartTarget{group.tag, state.focus, std::nullopt, std::nullopt}, {}};
+}
+
 }  // namespace runtop::ui

@@ -39,22 +39,10 @@
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"
+#include "views/overview_state.h"
+#include "views/view_api.h"
 
 namespace runtop::ui {
-
-// The cards' queried columns from the last frame, reused while their series have not changed:
-// a key that only moves the selection then redraws without querying (a page of 50 cards of 256
-// ranks queries millions of points). Only the cards of the last frame are kept.
-struct OverviewCache;
-
-struct OverviewState {
-    int page = 0;       // clamped to the pages there are
-    int selected = -1;  // a card (index into ViewModel::groups()), -1: none
-    // The (run, rank) every card shows in its focus row; when the cards overlay runs, its run is
-    // the one drawn in front. Tab / BackTab cycle it (nullopt: each card chooses).
-    std::optional<RunRank> focus;
-    mutable std::shared_ptr<OverviewCache> cache;  // made by the first draw; copies share it
-};
 
 inline constexpr int kMinCardWidth = 28;
 inline constexpr int kMaxCardHeight = 12;
@@ -90,5 +78,12 @@ int overview_card_at(const OverviewState& state, int x, int y, const ViewModel& 
                      int height);
 // The card Enter opens: the selected one, else the first of the page (-1 when none).
 int overview_target(const OverviewState& state, const ViewModel& model, int width, int height);
+
+// A click selects a card, a click on the selected card opens it; the wheel turns pages.
+Pointer overview_mouse(OverviewState& state, const InputEvent& event, const ViewModel& model,
+                       int width, int height);
+// The card Enter opens (overview_target), its focus in front.
+ViewSelection overview_selected(const OverviewState& state, const ViewModel& model, int width,
+                                int height);
 
 }  // namespace runtop::ui

@@ -808,6 +808,8 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
            state.sparklines != before.sparklines;
 }
 
+namespace {
+
 bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int width, int height) {
     if (width < kMinWidth || height < kMinHeight) return false;
     const RanksLayout l = ranks_layout(state, model, width, height);
@@ -837,6 +839,8 @@ bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int wi
     return state.row != before.row || state.column != before.column;
 }
 
+}  // namespace
+
 RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, int width,
                                int height) {
     const RanksLayout l = ranks_layout(state, model, width, height);
@@ -847,6 +851,27 @@ RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, 
     for (SeriesId id : s.group->series)
         if (column_of(l.columns, l.by_rank, model.run_rank(id)) == l.column) s.series = id;
     return s;
+}
+
+Pointer ranks_mouse(RanksState& state, const InputEvent& event, const ViewModel& model, int width,
+                    int height) {
+    bool changed = false;
+    if (event.button == MouseButton::kWheelUp || event.button == MouseButton::kWheelDown)
+        changed =
+            ranks_handle(state, event.button == MouseButton::kWheelUp ? Action::kUp : Action::kDown,
+                         model, width, height);
+    else if (event.button == MouseButton::kLeft)
+        changed = ranks_click(state, event.x, event.y, model, width, height);
+    return changed ? Pointer::kChanged : Pointer::kNothing;
+}
+
+ViewSelection ranks_selected(const RanksState& state, const ViewModel& model, int width,
+                             int height) {
+    const RanksSelection s = ranks_selection(state, model, width, height);
+    if (!s.group) return {};
+    return {s.group,
+            ChartTarget{s.group->tag, focus_of(model, s.series), std::nullopt, std::nullopt},
+            {}};
 }
 
 }  // namespace runtop::ui

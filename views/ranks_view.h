@@ -16,11 +16,11 @@
 // Why the median and not the mean: one rank going wrong drags the mean (and inflates the std)
 // towards itself, so it hides behind its own error; the median of the ranks does not move. A
 // cell's distance |x - median| is measured against the cross-rank outlier limit of
-// core/analysis/cross_rank.h, max(5 MAD, 5% of |median|): beyond it the cell is an outlier (Role::kAlert,
-// bold and reversed: what the cross_rank rule would flag), beyond half of it "off" (kWarn, bold
-// and underlined), else kOk. NaN/Inf cells print nan/inf in Role::kNan; a rank without the tag
-// is a dim "·" ("-" in ascii). With fewer than 3 finite ranks there is no majority to stand out
-// from: every finite cell is kOk. The attributes carry the level without colour.
+// core/analysis/cross_rank.h, max(5 MAD, 5% of |median|): beyond it the cell is an outlier
+// (Role::kAlert, bold and reversed: what the cross_rank rule would flag), beyond half of it "off"
+// (kWarn, bold and underlined), else kOk. NaN/Inf cells print nan/inf in Role::kNan; a rank without
+// the tag is a dim "·" ("-" in ascii). With fewer than 3 finite ranks there is no majority to stand
+// out from: every finite cell is kOk. The attributes carry the level without colour.
 //
 // Columns of ranks are paged horizontally when they do not fit ("ranks 0-31 of 256"), rows of
 // tags vertically; the page is the one holding the selection. The statistics columns describe
@@ -40,14 +40,10 @@
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"
+#include "views/ranks_state.h"
+#include "views/view_api.h"
 
 namespace runtop::ui {
-
-struct RanksState {
-    int row = 0;              // selected tag: an index into ViewModel::groups(); clamped
-    int column = 0;           // selected rank column: an index into rank_columns(); clamped
-    bool sparklines = false;  // true: one sparkline per rank of the selected tag
-};
 
 // The table's columns: every (run, rank) of the selected series, in (run, rank) order; or, when
 // no tag has the same rank in two runs (msProbe output and event files of one job read as two
@@ -95,9 +91,6 @@ void draw_ranks(Canvas& canvas, const ViewModel& model, const RanksState& state)
 // a page of ranks; sparklines: kUp/kDown/pages/kFirst/kLast ranks, kLeft/kRight tags;
 // kToggleRankSparklines switches. Returns whether the state changed (the caller then redraws).
 bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int width, int height);
-// A left click at cell (x, y) selects what is there: a cell (its tag and rank), a tag, a rank
-// header; in sparkline mode a rank. Returns whether the state changed.
-bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int width, int height);
 
 // What Enter opens: the selected tag and rank (nullptr / kNoRank when none).
 struct RanksSelection {
@@ -106,5 +99,13 @@ struct RanksSelection {
 };
 RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, int width,
                                int height);
+
+// The wheel moves the selected tag; a left click selects what is there: a cell (its tag and
+// rank), a tag, a rank header; in sparkline mode a rank.
+Pointer ranks_mouse(RanksState& state, const InputEvent& event, const ViewModel& model, int width,
+                    int height);
+// The selected tag, and its selected rank in front (ranks_selection).
+ViewSelection ranks_selected(const RanksState& state, const ViewModel& model, int width,
+                             int height);
 
 }  // namespace runtop::ui

@@ -6,26 +6,15 @@
 #include <array>
 
 #include "core/series_filter.h"
+#include "views/anomaly_view.h"
+#include "views/detail_view.h"
 #include "views/view_common.h"
+#include "views/view_table.h"
 
 namespace runtop::ui {
 
 std::string_view view_name(ViewId view) {
-    switch (view) {
-        case ViewId::kOverview:
-            return "overview";
-        case ViewId::kRanks:
-            return "ranks";
-        case ViewId::kHeatmap:
-            return "heatmap";
-        case ViewId::kAnomalies:
-            return "anomalies";
-        case ViewId::kDetail:
-            return "detail";
-        case ViewId::kCompare:
-            return "compare";
-    }
-    return "?";
+    return view_row(view).name;
 }
 
 ViewId initial_view(std::size_t roots) {
@@ -34,138 +23,44 @@ ViewId initial_view(std::size_t roots) {
 
 namespace {
 
-Scope scope_of(ViewId view) {
-    switch (view) {
-        case ViewId::kOverview:
-            return Scope::kOverview;
-        case ViewId::kRanks:
-            return Scope::kRanks;
-        case ViewId::kHeatmap:
-            return Scope::kHeatmap;
-        case ViewId::kAnomalies:
-            return Scope::kAnomalies;
-        case ViewId::kDetail:
-            return Scope::kDetail;
-        case ViewId::kCompare:
-            return Scope::kCompare;
-    }
-    return Scope::kGlobal;
-}
-
-// The tag the user is looking at in the grid-like views, so switching views keeps it.
-const TagGroup* current_group(const UiState& state, const ViewModel& model, int w, int h) {
-    switch (state.view) {
-        case ViewId::kOverview: {
-            const int i = overview_target(state.overview, model, w, h);
-            return i >= 0 ? &model.groups()[i] : nullptr;
-        }
-        case ViewId::kRanks:
-            return ranks_selection(state.ranks, model, w, h).group;
-        case ViewId::kHeatmap:
-            return heatmap_selection(state.heatmap, model, w, h).group;
-        case ViewId::kDetail:
-            return model.group(state.detail.tag);
-        case ViewId::kCompare: {
-            const std::optional<CompareSelection> s = compare_selection(state.compare, model);
-            return s ? model.group(s->tag) : nullptr;
-        }
-        case ViewId::kAnomalies:
-            return nullptr;
-    }
-    return nullptr;
-}
-
-int group_index(const ViewModel& model, const TagGroup* group) {
-    return group ? static_cast<int>(group - model.groups().data()) : -1;
-}
-
 void switch_view(UiState& state, ViewId to, const ViewModel& model, int w, int h) {
     if (to == state.view) return;
-    const TagGroup* group = current_group(state, model, w, h);
-    if (group) {
-        const int index = group_index(model, group);
-        state.heatmap.tag = group->tag;
-        state.ranks.row = index;
-        // The overview only takes a selection the user made somewhere else, so a user who has
-        // not moved yet still sees an unselected grid.
-        if (state.view != ViewId::kOverview) {
-            state.overview.selected = index;
-            const OverviewLayout l = overview_layout(w, h, static_cast<int>(model.groups().size()));
-            state.overview.page = index / std::max(1, l.per_page());
-        }
-        if (to == ViewId::kCompare) {
-            compare_select_tag(state.compare, model, group->tag);
-            state.compare.scroll = compare_layout(state.compare, model, w, h).first;
+    const ViewSelection from = view_row(state.view).selected(state, model, w, h);
+    if (from.group) {
+        // The tag the user is looking at goes along, to the views that take it.
+        const int index = static_cast<int>(from.group - model.groups().data());
+        for (const ViewRow& row : view_rows()) {
+            const bool own = row.id == state.view;
+            const bool takes = row.takes == TakesTag::kAlways ||
+                               (row.takes == TakesTag::kFromOthers && !own) ||
+                               (row.takes == TakesTag::kWhenShown && row.id == to);
+            if (takes) row.take_tag(state, *from.group, index, model, w, h);
         }
     }
     state.view = to;
 }
 
-void open_detail_at(UiState& state, const ViewModel& model, std::string tag,
-                    std::optional<RunRank> focus, std::optional<std::int64_t> step) {
-    if (state.view != ViewId::kDetail) state.detail_from = state.view;
-    // open_detail keeps how the user likes charts (log-Y, x axis, smoothing): they carry over
-    // from chart to chart.
-    open_detail(state.detail, model, std::move(tag), std::move(focus), step);
-    state.view = ViewId::kDetail;
-}
-
-std::optional<RunRank> focus_of(const ViewModel& model, SeriesId id) {
-    if (id == kNoSeries) return std::nullopt;
-    return model.run_rank(id);
-}
-
-bool open_anomaly(UiState& state, const ViewModel& model) {
-    const std::optional<std::size_t> index = anomaly_selected_record(state.anomalies, model);
-    if (!index) return false;
-    const AnomalyRecord& r = model.analyzer().log().records()[*index];
-    if (r.tag.empty()) {
-        state.flash = "a run-level finding (" + r.rule + "): it has no chart";
+// Opens the detail chart on what a view selected; a selection with no chart says why.
+bool open_target(UiState& state, const ViewModel& model, ViewSelection selection) {
+    if (!selection.chart) {
+        if (selection.no_chart.empty()) return false;
+        state.flash = std::move(selection.no_chart);
         return true;
     }
-    open_detail_at(state, model, r.tag, RunRank{r.run, r.rank}, r.step);
+    if (state.view != ViewId::kDetail) state.detail_from = state.view;
+    // open_chart keeps how the user likes charts (log-Y, x axis, smoothing): they carry over
+    // from chart to chart.
+    open_chart(state.detail, model, std::move(*selection.chart));
+    state.view = ViewId::kDetail;
     return true;
 }
 
 bool open_selection(UiState& state, const ViewModel& model, int w, int h) {
-    switch (state.view) {
-        case ViewId::kOverview: {
-            const int i = overview_target(state.overview, model, w, h);
-            if (i < 0) return false;
-            open_detail_at(state, model, model.groups()[i].tag, state.overview.focus, std::nullopt);
-            return true;
-        }
-        case ViewId::kRanks: {
-            const RanksSelection s = ranks_selection(state.ranks, model, w, h);
-            if (!s.group) return false;
-            open_detail_at(state, model, s.group->tag, focus_of(model, s.series), std::nullopt);
-            return true;
-        }
-        case ViewId::kHeatmap: {
-            const HeatmapSelection s = heatmap_selection(state.heatmap, model, w, h);
-            if (!s.group) return false;
-            open_detail_at(state, model, s.group->tag, focus_of(model, s.series), s.step);
-            return true;
-        }
-        case ViewId::kAnomalies:
-            return open_anomaly(state, model);
-        case ViewId::kCompare: {
-            std::optional<CompareSelection> s = compare_selection(state.compare, model);
-            if (!s) return false;
-            state.detail_from = ViewId::kCompare;
-            open_compare_detail(state.detail, model, std::move(s->tag), std::move(s->detail),
-                                s->step);
-            state.view = ViewId::kDetail;
-            return true;
-        }
-        case ViewId::kDetail:
-            return false;
-    }
-    return false;
+    return open_target(state, model, view_row(state.view).selected(state, model, w, h));
 }
 
 // n / N: the next or previous anomaly, opened in the detail chart.
-bool step_anomaly(UiState& state, const ViewModel& model, int direction) {
+bool step_anomaly(UiState& state, const ViewModel& model, int direction, int w, int h) {
     const int total = static_cast<int>(anomaly_rows(model).size());
     if (total == 0) {
         state.flash = "no anomalies";
@@ -173,11 +68,11 @@ bool step_anomaly(UiState& state, const ViewModel& model, int direction) {
     }
     // From the grid views n starts at the first failure (N at the last); from the anomaly list
     // or a chart it steps on from the selected one.
-    const bool fresh = state.view != ViewId::kAnomalies && state.view != ViewId::kDetail;
+    const bool fresh = !view_row(state.view).anomaly_steps_on;
     int sel = std::clamp(state.anomalies.selected, 0, total - 1);
     sel = fresh ? (direction > 0 ? 0 : total - 1) : std::clamp(sel + direction, 0, total - 1);
     state.anomalies.selected = sel;
-    open_anomaly(state, model);
+    open_target(state, model, anomalies_selected(state.anomalies, model, w, h));
     state.flash = fmt::format("anomaly {}/{}", sel + 1, total);
     return true;
 }
@@ -248,61 +143,6 @@ bool prompt_key(UiState& state, const InputEvent& event, ViewModel& model) {
     return true;
 }
 
-// --- views' own keys ---
-
-bool view_action(UiState& state, Action action, ViewModel& model, int w, int h) {
-    switch (state.view) {
-        case ViewId::kOverview:
-            return overview_handle(state.overview, action, model, w, h);
-        case ViewId::kRanks:
-            return ranks_handle(state.ranks, action, model, w, h);
-        case ViewId::kHeatmap:
-            return heatmap_handle(state.heatmap, action, model, w, h);
-        case ViewId::kAnomalies:
-            return anomalies_handle(state.anomalies, action, model, h);
-        case ViewId::kDetail:
-            return detail_handle(state.detail, action, model, w, h);
-        case ViewId::kCompare:
-            return compare_handle(state.compare, action, model, w, h);
-    }
-    return false;
-}
-
-// The compare view's own keys, with a word on what they did.
-bool compare_action(UiState& state, Action action, ViewModel& model, int w, int h) {
-    if (!compare_handle(state.compare, action, model, w, h)) {
-        if (action == Action::kCycleRunA || action == Action::kCycleRunB)
-            state.flash =
-                fmt::format("no other run to take ({} runs read)", model.run_names().size());
-        return true;
-    }
-    const CompareState& c = state.compare;
-    switch (action) {
-        case Action::kCycleRunA:
-        case Action::kCycleRunB: {
-            const auto [a, b] = compare_runs_of(c, model);
-            state.flash = "comparing A " + a + " with B " + b;
-            break;
-        }
-        case Action::kCycleCompareSort:
-            state.flash = "sorted by " + std::string(compare_sort_name(c.sort, model.ascii()));
-            break;
-        case Action::kToggleCompareAlign:
-            state.flash = c.options.align == CompareAlign::kStep
-                              ? "aligned by step"
-                              : "aligned by wall time since each run's start";
-            break;
-        case Action::kToggleCompareMean:
-            state.flash = c.options.ranks == CompareRanks::kPerRank
-                              ? "rank N of A against rank N of B"
-                              : "the mean over ranks of A against that of B";
-            break;
-        default:
-            break;
-    }
-    return true;
-}
-
 Outcome mouse_event(UiState& state, const InputEvent& event, ViewModel& model, int w, int h) {
     Outcome out;
     if (state.help) {
@@ -310,67 +150,14 @@ Outcome mouse_event(UiState& state, const InputEvent& event, ViewModel& model, i
         out.redraw = true;
         return out;
     }
-    const bool wheel =
-        event.button == MouseButton::kWheelUp || event.button == MouseButton::kWheelDown;
-    const bool up = event.button == MouseButton::kWheelUp;
-    switch (state.view) {
-        case ViewId::kDetail:
-            out.redraw = detail_mouse(state.detail, event.x, event.y, event.button, model, w, h);
+    switch (view_row(state.view).mouse(state, event, model, w, h)) {
+        case Pointer::kNothing:
             return out;
-        case ViewId::kOverview:
-            if (wheel) {
-                out.redraw = overview_handle(state.overview,
-                                             up ? Action::kPageUp : Action::kPageDown, model, w, h);
-            } else if (event.button == MouseButton::kLeft) {
-                const int card = overview_card_at(state.overview, event.x, event.y, model, w, h);
-                if (card < 0) return out;
-                // A click on the selected card opens it (a double click does both).
-                if (card == state.overview.selected) return {open_selection(state, model, w, h)};
-                state.overview.selected = card;
-                out.redraw = true;
-            }
+        case Pointer::kChanged:
+            out.redraw = true;
             return out;
-        case ViewId::kAnomalies:
-            if (wheel) {
-                for (int i = 0; i < 3; ++i)
-                    out.redraw |= anomalies_handle(state.anomalies,
-                                                   up ? Action::kUp : Action::kDown, model, h);
-            } else if (event.button == MouseButton::kLeft) {
-                const int row = anomaly_row_at(state.anomalies, event.y, model, h);
-                if (row < 0) return out;
-                if (row == state.anomalies.selected) return {open_anomaly(state, model)};
-                state.anomalies.selected = row;
-                out.redraw = true;
-            }
-            return out;
-        case ViewId::kRanks:
-            if (wheel)
-                out.redraw =
-                    ranks_handle(state.ranks, up ? Action::kUp : Action::kDown, model, w, h);
-            else if (event.button == MouseButton::kLeft)
-                out.redraw = ranks_click(state.ranks, event.x, event.y, model, w, h);
-            return out;
-        case ViewId::kHeatmap:
-            if (wheel)
-                out.redraw =
-                    heatmap_handle(state.heatmap, up ? Action::kUp : Action::kDown, model, w, h);
-            else if (event.button == MouseButton::kLeft)
-                out.redraw = heatmap_click(state.heatmap, event.x, event.y, model, w, h);
-            return out;
-        case ViewId::kCompare:
-            if (wheel) {
-                out.redraw = compare_scroll(state.compare, up ? -3 : 3, model, w, h);
-            } else if (event.button == MouseButton::kLeft) {
-                const int row = compare_row_at(state.compare, event.x, event.y, model, w, h);
-                if (row < 0) return out;
-                const CompareLayout l = compare_layout(state.compare, model, w, h);
-                // A click on the selected row opens it, as elsewhere.
-                if (row == l.selected) return {open_selection(state, model, w, h)};
-                state.compare.selected = row;
-                state.compare.scroll = l.first;
-                out.redraw = true;
-            }
-            return out;
+        case Pointer::kOpen:
+            return {open_selection(state, model, w, h)};
     }
     return out;
 }
@@ -404,42 +191,32 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
         return out;
     }
 
-    const Binding* binding = binding_for_key(event.key, scope_of(state.view));
+    const ViewRow& view = view_row(state.view);
+    const Binding* binding = binding_for_key(event.key, view.scope);
     if (!binding) {
         if (!event.key.empty()) state.flash = "no key " + event.key + " here: ? shows the keys";
         out.redraw = true;
         return out;
     }
     out.redraw = true;
-    switch (binding->action) {
-        case Action::kViewOverview:
-            switch_view(state, ViewId::kOverview, model, width, height);
+    const Action action = binding->action;
+    // A global action the view up answers itself (Esc and log-Y in the detail chart).
+    if (std::find(view.own_globals.begin(), view.own_globals.end(), action) !=
+        view.own_globals.end()) {
+        Handled handled = view.handle(state, action, model, width, height);
+        if (!handled.note.empty()) state.flash = std::move(handled.note);
+        return {handled.redraw};
+    }
+    for (const ViewRow& row : view_rows())
+        if (row.key == action) {
+            switch_view(state, row.id, model, width, height);
             return out;
-        case Action::kViewRanks:
-            switch_view(state, ViewId::kRanks, model, width, height);
-            return out;
-        case Action::kViewHeatmap:
-            switch_view(state, ViewId::kHeatmap, model, width, height);
-            return out;
-        case Action::kViewAnomalies:
-            switch_view(state, ViewId::kAnomalies, model, width, height);
-            return out;
-        case Action::kViewCompare:
-            switch_view(state, ViewId::kCompare, model, width, height);
-            return out;
-        case Action::kCycleRunA:
-        case Action::kCycleRunB:
-        case Action::kCycleCompareSort:
-        case Action::kToggleCompareAlign:
-        case Action::kToggleCompareMean:
-        case Action::kToggleConfigDiff:
-            out.redraw = compare_action(state, binding->action, model, width, height);
-            return out;
+        }
+    switch (action) {
         case Action::kOpenDetail:
             out.redraw = open_selection(state, model, width, height) || had_flash;
             return out;
-        case Action::kBack:
-            if (state.view == ViewId::kDetail) state.view = state.detail_from;
+        case Action::kBack:  // the detail chart answers it (own_globals); elsewhere nothing
             return out;
         case Action::kFilterTags:
             start_prompt(state, model, Prompt::Kind::kTags);
@@ -451,9 +228,7 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
             state.detail.smoothing = next_smoothing(state.detail.smoothing);
             state.flash = fmt::format("smoothing {}", state.detail.smoothing);
             return out;
-        case Action::kToggleLogY:
-            if (state.view == ViewId::kDetail)
-                return {detail_handle(state.detail, binding->action, model, width, height)};
+        case Action::kToggleLogY:  // outside the detail chart (own_globals): for the next one
             state.detail.log_y = !state.detail.log_y;
             state.flash = std::string("log-Y ") + (state.detail.log_y ? "on" : "off") +
                           " for the detail chart (Enter opens it)";
@@ -467,10 +242,10 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
             acknowledge(state, model, analyzer);
             return out;
         case Action::kNextAnomaly:
-            step_anomaly(state, model, 1);
+            step_anomaly(state, model, 1, width, height);
             return out;
         case Action::kPreviousAnomaly:
-            step_anomaly(state, model, -1);
+            step_anomaly(state, model, -1, width, height);
             return out;
         case Action::kRedraw:
             out.force = true;
@@ -482,9 +257,12 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
         case Action::kQuit:
             out.quit = true;
             return out;
-        default:
-            out.redraw = view_action(state, binding->action, model, width, height) || had_flash;
+        default: {
+            Handled handled = view.handle(state, action, model, width, height);
+            if (!handled.note.empty()) state.flash = std::move(handled.note);
+            out.redraw = handled.redraw || had_flash;
             return out;
+        }
     }
 }
 
@@ -594,26 +372,7 @@ void draw_flash(Canvas& canvas, const ViewModel& model, const std::string& flash
 }  // namespace
 
 void draw_screen(Canvas& canvas, const ViewModel& model, const UiState& state) {
-    switch (state.view) {
-        case ViewId::kOverview:
-            draw_overview(canvas, model, state.overview);
-            break;
-        case ViewId::kRanks:
-            draw_ranks(canvas, model, state.ranks);
-            break;
-        case ViewId::kHeatmap:
-            draw_heatmap(canvas, model, state.heatmap);
-            break;
-        case ViewId::kAnomalies:
-            draw_anomalies(canvas, model, state.anomalies);
-            break;
-        case ViewId::kDetail:
-            draw_detail(canvas, model, state.detail);
-            break;
-        case ViewId::kCompare:
-            draw_compare(canvas, model, state.compare);
-            break;
-    }
+    view_row(state.view).draw(canvas, model, state);
     if (too_small(canvas)) return;
     if (state.help) draw_help(canvas, model, state.help_scroll);
     if (state.prompt.kind != Prompt::Kind::kNone) draw_prompt(canvas, model, state.prompt);

@@ -35,10 +35,6 @@ std::unique_ptr<RE2> compile(const std::string& pattern) {
     return re->ok() ? std::move(re) : nullptr;  // parse_rules rejected bad ones already
 }
 
-bool is_msprobe_kind(SourceKind kind) {
-    return kind == SourceKind::kMsProbeCsv || kind == SourceKind::kMsProbeV2Csv;
-}
-
 std::string value_text(double v) {
     return format_value(v);
 }
@@ -144,7 +140,7 @@ void Analyzer::acknowledge_all() {
     for (RunStatus& r : runs_) r.state.acknowledged = true;
 }
 
-void Analyzer::add_series(SeriesId id, const SeriesKey& key, SourceKind kind) {
+void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource& source) {
     if (id >= series_.size()) {
         series_.resize(id + 1);
         keys_.resize(id + 1);
@@ -154,7 +150,7 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, SourceKind kind) {
     s.known = true;
     keys_[id] = key;
     s.run = run_index(key.run);
-    s.msprobe_series = is_msprobe_kind(kind);
+    s.msprobe_series = source.msprobe_ops;
     s.op = std::string(base_name(key.tag));  // msProbe's op
     s.msprobe_nans = s.msprobe_series && s.op == "nans";
     if (!selection_.selects(key)) return;

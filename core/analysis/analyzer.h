@@ -1,15 +1,16 @@
 // The Analyzer (DESIGN.md §3): evaluates the alert rules as points arrive, keeps every series'
 // and run's alert state, each run's pace, and the anomaly log.
 //
-// It sees what the Store sees, through AnalyzingSink (core/analysis/analyzing_sink.h), in arrival order.
-// Per point it costs a few nanoseconds for the default rules: rules are matched to a series once,
-// when it first appears, and each series keeps only the state its rules need.
+// It sees what the Store sees, through AnalyzingSink (core/analysis/analyzing_sink.h), in arrival
+// order. Per point it costs a few nanoseconds for the default rules: rules are matched to a series
+// once, when it first appears, and each series keeps only the state its rules need.
 //
 // Rules (core/analysis/rule_config.h):
 //   nonfinite   NaN or ±Inf (and msProbe's `nans` op above 0: NaN elements inside the tensor)
 //   spike       core/analysis/spike_detector.h
 //   threshold   value above / below a bound
-//   cross_rank  a rank off the median of the ranks at the same step (core/analysis/cross_rank.h). What
+//   cross_rank  a rank off the median of the ranks at the same step (core/analysis/cross_rank.h).
+//   What
 //               was on disk at start arrives rank after rank, so until set_live() (or finish())
 //               steps wait, each then judged with every rank's value (up to ~2M waiting values;
 //               past that the oldest step is judged with what it has). Live: judged when every
@@ -39,9 +40,10 @@
 #include "core/analysis/msprobe_rules.h"
 #include "core/analysis/rolling_stats.h"
 #include "core/analysis/rule_config.h"
+#include "core/analysis/spike_detector.h"
 #include "core/series_filter.h"
 #include "core/series_key.h"
-#include "core/analysis/spike_detector.h"
+#include "core/series_source.h"
 
 namespace runtop {
 
@@ -84,7 +86,7 @@ class Analyzer {
     Analyzer(const Analyzer&) = delete;
     Analyzer& operator=(const Analyzer&) = delete;
 
-    void add_series(SeriesId id, const SeriesKey& key, SourceKind kind);
+    void add_series(SeriesId id, const SeriesKey& key, const SeriesSource& source);
     void add_point(SeriesId id, const Point& point);
     void import(const ImportedAnomaly& anomaly);
 
@@ -130,7 +132,7 @@ class Analyzer {
         AlertState alert;
         bool known = false;
         bool selected = false;        // by the selection (--filter, --ranks)
-        bool msprobe_series = false;  // from an msProbe monitor CSV
+        bool msprobe_series = false;  // its reader says its tag ends in an msProbe op
         bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
         std::uint32_t run = 0;
         std::int64_t last_step = 0;

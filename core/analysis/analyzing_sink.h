@@ -16,14 +16,14 @@ class AnalyzingSink final : public PointSink {
     explicit AnalyzingSink(Analyzer& analyzer, Store* store = nullptr)
         : analyzer_(analyzer), store_(store) {}
 
-    SeriesId series(const SeriesKey& key, SourceKind kind) override {
+    SeriesId series(const SeriesKey& key, SourceId source) override {
         SeriesId id;
         if (store_) {
-            id = store_->series(key, kind);
+            id = store_->series(key, source);
         } else {
             id = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size())).first->second;
         }
-        analyzer_.add_series(id, key, kind);
+        analyzer_.add_series(id, key, series_source(source));
         return id;
     }
     void append(SeriesId id, const Point& point) override {

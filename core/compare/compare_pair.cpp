@@ -109,32 +109,6 @@ Walk walk_pair(Cursor& a, Cursor& b, const Side& sa, const Side& sb, const Compa
     return all;
 }
 
-// A rank mean starts after the last step any of its ranks folded (see run_compare.h).
-std::vector<std::size_t> start_positions(const Side& side) {
-    std::vector<std::size_t> pos(side.series.size(), 0);
-    if (!side.mean) return pos;
-    std::optional<std::int64_t> folded_until;
-    for (const Series* s : side.series) {
-        if (folded_points(*s) == 0 || s->buckets().empty()) continue;
-        const std::int64_t last = s->buckets().back().last_step;
-        if (!folded_until || last > *folded_until) folded_until = last;
-    }
-    if (!folded_until) return pos;
-    for (std::size_t r = 0; r < side.series.size(); ++r) {
-        const Series& s = *side.series[r];
-        std::size_t lo = 0, hi = s.retained();
-        while (lo < hi) {
-            const std::size_t mid = lo + (hi - lo) / 2;
-            if (s.point(mid).step <= *folded_until)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        pos[r] = lo;
-    }
-    return pos;
-}
-
 // Steps below it are final in a rank mean: every rank with points has a later one.
 std::int64_t final_below(const Side& side) {
     std::int64_t below = std::numeric_limits<std::int64_t>::max();
@@ -171,6 +145,31 @@ std::optional<double> first_wall(const Series& series) {
     if (!series.segments().empty()) return series.segments().front().first_wall;
     if (series.retained() > 0) return series.point(0).wall_time;
     return std::nullopt;
+}
+
+std::vector<std::size_t> start_positions(const Side& side) {
+    std::vector<std::size_t> pos(side.series.size(), 0);
+    if (!side.mean) return pos;
+    std::optional<std::int64_t> folded_until;
+    for (const Series* s : side.series) {
+        if (folded_points(*s) == 0 || s->buckets().empty()) continue;
+        const std::int64_t last = s->buckets().back().last_step;
+        if (!folded_until || last > *folded_until) folded_until = last;
+    }
+    if (!folded_until) return pos;
+    for (std::size_t r = 0; r < side.series.size(); ++r) {
+        const Series& s = *side.series[r];
+        std::size_t lo = 0, hi = s.retained();
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (s.point(mid).step <= *folded_until)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        pos[r] = lo;
+    }
+    return pos;
 }
 
 std::uint64_t pending_points(const Side& a, const Side& b, const Progress& progress) {
@@ -232,3 +231,18 @@ SeriesComparison compare_pair(const Side& a, const Side& b, const CompareOptions
 }
 
 }  // namespace runtop::compare
+
+namespace runtop {
+
+// One pair walked from the start (run_compare.h): the walk of a fresh Progress.
+SeriesComparison compare_series(const Series& a, const Series& b, const CompareOptions& options) {
+    compare::Side side_a{{&a}, false, compare::first_wall(a).value_or(0)};
+    compare::Side side_b{{&b}, false, compare::first_wall(b).value_or(0)};
+    compare::Progress progress;
+    SeriesComparison c = compare::compare_pair(side_a, side_b, options, progress);
+    c.tag = a.key().tag;
+    c.rank = a.key().rank;
+    return c;
+}
+
+}  // namespace runtop

@@ -1,5 +1,5 @@
-// One pair of a run comparison (core/compare/run_compare.h), resumable: the walk over the two sides'
-// points keeps its state after the last points no later write can change
+// One pair of a run comparison (core/compare/run_compare.h), resumable: the walk over the two
+// sides' points keeps its state after the last points no later write can change
 // (core/compare/compare_cursor.h), so that RunComparer continues from there when the series only
 // gained points, and finishes each update over the open points on a copy.
 #pragma once
@@ -43,6 +43,11 @@ struct Progress {
     std::vector<std::size_t> pos_a, pos_b;  // per series of each side, its next point
     Walk walk;
 };
+
+// Where each series of a side starts: 0, or for a rank mean the first point after the last
+// step any of its ranks folded (see run_compare.h). A fresh Progress starts there, and so does
+// the dashboard's compare chart, so both walk the same points.
+std::vector<std::size_t> start_positions(const Side& side);
 
 // Walks the points added since `progress`, leaves it after the last final ones, and returns
 // the comparison over every point (tag and rank left for the caller). A restart or a fold on

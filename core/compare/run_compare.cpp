@@ -6,8 +6,6 @@
 #include <map>
 #include <utility>
 
-#include "core/compare/compare_pair.h"
-
 namespace runtop {
 namespace {
 
@@ -54,16 +52,6 @@ double relative_difference(double a, double b) {
 
 bool values_diverge(double a, double b, double tolerance) {
     return relative_difference(a, b) > tolerance;
-}
-
-SeriesComparison compare_series(const Series& a, const Series& b, const CompareOptions& options) {
-    compare::Side side_a{{&a}, false, compare::first_wall(a).value_or(0)};
-    compare::Side side_b{{&b}, false, compare::first_wall(b).value_or(0)};
-    compare::Progress progress;
-    SeriesComparison c = compare::compare_pair(side_a, side_b, options, progress);
-    c.tag = a.key().tag;
-    c.rank = a.key().rank;
-    return c;
 }
 
 std::size_t RunComparison::diverging() const {

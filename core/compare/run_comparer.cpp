@@ -1,6 +1,6 @@
-// RunComparer (core/compare/run_compare.h): the pairs of two runs, each resumed from where its walk
-// stopped (core/compare/compare_pair.h) when its series only gained points. compare_runs() is one
-// update of a fresh comparer, so the dashboard's result and `diff`'s are the same code; the
+// RunComparer (core/compare/run_comparer.h): the pairs of two runs, each resumed from where its
+// walk stopped (core/compare/compare_pair.h) when its series only gained points. compare_runs() is
+// one update of a fresh comparer, so the dashboard's result and `diff`'s are the same code; the
 // property test in tests/run_comparer_test.cpp checks that resuming changes nothing.
 #include <algorithm>
 #include <atomic>
@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "core/compare/compare_pair.h"
-#include "core/compare/run_compare.h"
+#include "core/compare/run_comparer.h"
 
 namespace runtop {
 namespace {

@@ -22,9 +22,9 @@ SegmentSummary aggregate(const SegmentSummary* s, std::size_t n) {
 
 }  // namespace
 
-Series::Series(SeriesKey key, SourceKind kind, SeriesId id, StoreMemory& memory)
+Series::Series(SeriesKey key, SourceId source, SeriesId id, StoreMemory& memory)
     : key_(std::move(key)),
-      kind_(kind),
+      source_(source),
       id_(id),
       memory_(&memory),
       summaries_(memory.arena()),

@@ -26,10 +26,11 @@
 #include <span>
 #include <vector>
 
+#include "core/series_key.h"
+#include "core/series_source.h"
 #include "core/store/arena_vector.h"
 #include "core/store/chunk_codec.h"
 #include "core/store/segment_summary.h"
-#include "core/series_key.h"
 #include "core/store/store_memory.h"
 
 namespace runtop {
@@ -69,7 +70,7 @@ struct QueryWork {
 
 class Series {
   public:
-    Series(SeriesKey key, SourceKind kind, SeriesId id, StoreMemory& memory);
+    Series(SeriesKey key, SourceId source, SeriesId id, StoreMemory& memory);
     Series(Series&&) noexcept = default;
     Series& operator=(Series&&) = delete;
     Series(const Series&) = delete;
@@ -77,7 +78,8 @@ class Series {
     ~Series() = default;
 
     const SeriesKey& key() const { return key_; }
-    SourceKind kind() const { return kind_; }
+    // Where it came from, as its reader described it.
+    const SeriesSource& source() const { return series_source(source_); }
 
     // Every point held, full resolution or folded.
     std::uint64_t count() const { return count_; }
@@ -200,7 +202,7 @@ class Series {
     static constexpr std::size_t kGroup = 16;  // segments per level-aggregate
 
     SeriesKey key_;
-    SourceKind kind_;
+    SourceId source_;  // one byte: it packs beside id_
     SeriesId id_;
     StoreMemory* memory_;
 

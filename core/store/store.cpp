@@ -24,11 +24,11 @@ Store::~Store() {
     memory_->arena().closing();  // series_ goes first, its blocks with the arena's mappings
 }
 
-SeriesId Store::series(const SeriesKey& key, SourceKind kind) {
+SeriesId Store::series(const SeriesKey& key, SourceId source) {
     if (auto it = index_.find(key); it != index_.end()) return *it;
     const auto id = static_cast<SeriesId>(series_.size());
     const std::size_t capacity = series_.capacity();
-    series_.emplace_back(key, kind, id, *memory_);
+    series_.emplace_back(key, source, id, *memory_);
     index_.insert(id);
     memory_->resize(0, key_bytes(key) + (series_.capacity() - capacity) * sizeof(Series));
     // New series mostly come a run and rank at a time: skip the map lookup then.

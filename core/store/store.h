@@ -1,7 +1,7 @@
 // The Store: every series with its points, after restart semantics (DESIGN.md §2), in bounded
 // memory (StoreLimits: `runtop ls --memory`, default 1 GiB). A series keeps its recent points
-// at full resolution and older ones as a pyramid of summaries (core/store/series.h), so a spike or a
-// NaN is never lost, only how precisely we know where it was.
+// at full resolution and older ones as a pyramid of summaries (core/store/series.h), so a spike or
+// a NaN is never lost, only how precisely we know where it was.
 //
 // memory_bytes() counts everything that grows with the data: packed chunks, tails, summaries
 // and their pyramids, the vectors holding them (by capacity), restart markers, the seal FIFO,
@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "core/point_sink.h"
-#include "core/store/series.h"
 #include "core/series_key.h"
+#include "core/store/series.h"
 #include "core/store/store_limits.h"
 #include "core/store/store_memory.h"
 
@@ -41,7 +41,7 @@ class Store final : public PointSink {
     // The index refers to series_ by address: a Store stays where it was made.
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
-    SeriesId series(const SeriesKey& key, SourceKind kind) override;
+    SeriesId series(const SeriesKey& key, SourceId source) override;
     void append(SeriesId id, const Point& point) override {
         series_[id].append(point);
         if (memory_->bytes() > next_check_) enforce_budget();

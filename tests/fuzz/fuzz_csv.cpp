@@ -36,7 +36,7 @@ struct Call {
 
 class Sink final : public PointSink {
   public:
-    SeriesId series(const SeriesKey& key, SourceKind) override {
+    SeriesId series(const SeriesKey& key, SourceId) override {
         keys_.push_back(key);
         return static_cast<SeriesId>(keys_.size() - 1);
     }

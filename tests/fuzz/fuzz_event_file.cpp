@@ -42,7 +42,7 @@ std::uint64_t bits_of(double v) {
 struct Call {
     char what;  // 's' scalar, 't' text, 'S' session start
     SeriesKey key;
-    SourceKind kind = SourceKind::kTfEvents;
+    SourceId source = 0;  // scalars only
     std::int64_t step = 0;
     std::uint64_t value = 0, wall = 0;
     std::string text;
@@ -50,9 +50,9 @@ struct Call {
 };
 
 class Sink final : public PointSink {
-public:
-    SeriesId series(const SeriesKey& key, SourceKind kind) override {
-        keys_.push_back({key, kind});
+  public:
+    SeriesId series(const SeriesKey& key, SourceId source) override {
+        keys_.push_back({key, source});
         return static_cast<SeriesId>(keys_.size() - 1);
     }
     void append(SeriesId id, const Point& p) override {
@@ -60,22 +60,27 @@ public:
             std::fprintf(stderr, "append() with unknown series id %u\n", id);
             std::abort();
         }
-        calls.push_back(Call{'s', keys_[id].first, keys_[id].second, p.step, bits_of(p.value),
-                             bits_of(p.wall_time), {}});
+        calls.push_back(Call{'s',
+                             keys_[id].first,
+                             keys_[id].second,
+                             p.step,
+                             bits_of(p.value),
+                             bits_of(p.wall_time),
+                             {}});
     }
     void session_start(std::string_view run, int rank, std::int64_t step, double wall) override {
-        calls.push_back(Call{'S', SeriesKey{std::string(run), rank, {}}, SourceKind::kTfEvents,
-                             step, 0, bits_of(wall), {}});
+        calls.push_back(
+            Call{'S', SeriesKey{std::string(run), rank, {}}, 0, step, 0, bits_of(wall), {}});
     }
     void config_text(ConfigText t) override {
-        calls.push_back(Call{'t', SeriesKey{t.run, t.rank, t.tag}, SourceKind::kTfEvents, t.step,
-                             0, 0, std::move(t.text)});
+        calls.push_back(
+            Call{'t', SeriesKey{t.run, t.rank, t.tag}, 0, t.step, 0, 0, std::move(t.text)});
     }
     void anomaly(ImportedAnomaly) override {}
     std::vector<Call> calls;
 
-private:
-    std::vector<std::pair<SeriesKey, SourceKind>> keys_;
+  private:
+    std::vector<std::pair<SeriesKey, SourceId>> keys_;
 };
 
 int g_fd = -1;
@@ -244,8 +249,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
         expect_equal("a truncation that does not reach the reader's offset yields nothing", {},
                      regrown);
     } else {
-        expect_equal("after a truncation and a re-read, the file grown back reads as new",
-                     whole, regrown);
+        expect_equal("after a truncation and a re-read, the file grown back reads as new", whole,
+                     regrown);
         expect_equal("after a truncation, the re-read yields what a fresh read yields",
                      read_fresh(data, cut), after);
     }
@@ -265,10 +270,17 @@ extern "C" size_t LLVMFuzzerCustomMutator(std::uint8_t* data, size_t size, size_
         const size_t at = rng() % (size - 11);
         std::uint64_t n = 0;
         switch (rng() % 4) {
-            case 0: n = rng() % 64; break;
-            case 1: n = size - at >= 16 ? size - at - 16 : 0; break;  // ends at the end
-            case 2: n = EventFileReader::kMaxRecordBytes + 1 + rng() % 4096; break;
-            default: n = (std::uint64_t{rng()} << 33) ^ (std::uint64_t{rng()} << 2) ^ rng();
+            case 0:
+                n = rng() % 64;
+                break;
+            case 1:
+                n = size - at >= 16 ? size - at - 16 : 0;
+                break;  // ends at the end
+            case 2:
+                n = EventFileReader::kMaxRecordBytes + 1 + rng() % 4096;
+                break;
+            default:
+                n = (std::uint64_t{rng()} << 33) ^ (std::uint64_t{rng()} << 2) ^ rng();
         }
         std::memcpy(data + at, &n, 8);
         const std::uint32_t c = masked_crc32c(data + at, 8);

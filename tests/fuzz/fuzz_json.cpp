@@ -38,7 +38,7 @@ namespace {
 // Counts calls and touches every byte it is given (ASan checks the bounds).
 class CountingSink final : public PointSink {
   public:
-    SeriesId series(const SeriesKey& key, SourceKind) override {
+    SeriesId series(const SeriesKey& key, SourceId) override {
         sum += key.run.size() + key.tag.size();
         return static_cast<SeriesId>(series_calls++);
     }

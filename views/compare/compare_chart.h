@@ -17,9 +17,9 @@
 //   status line
 //
 // The two sides are run A's and run B's series of the tag for one rank, or with `mean` each
-// run's cross-rank mean at each step (views/compare/compare_series.h: the points core compares, paired
-// as core pairs them), with a dim min..max envelope of the ranks (not in ASCII, where it would
-// blur three dot rows). NaN and Inf are marked on the x axis (×) and, where they make the two
+// run's cross-rank mean at each step (views/compare/compare_series.h: the points core compares,
+// paired as core pairs them), with a dim min..max envelope of the ranks (not in ASCII, where it
+// would blur three dot rows). NaN and Inf are marked on the x axis (×) and, where they make the two
 // differ, in the Δ strip. On the step axis the runs line up by step; on the relative-time axis
 // (where wall alignment opens) by time since each run's start; on the wall axis by wall clock.
 // The Δ strip and the readout place each pair at A's point.
@@ -35,33 +35,13 @@
 #include <vector>
 
 #include "views/canvas.h"
-#include "views/compare/compare_series.h"
-#include "views/compare/delta_strip.h"
-#include "views/detail_view.h"
+#include "views/chart_plot.h"
+#include "views/compare/compare_chart_data.h"
+#include "views/detail_state.h"
 #include "views/model.h"
 
 namespace runtop::ui {
 
-// What the cursor reads: with step alignment, the front run's point nearest the cursor and
-// both runs' points at its step; with wall alignment, A's point nearest the cursor and the
-// point of B it is paired with (B's latest at or before the same time since its start).
-struct CompareReadout {
-    bool ok = false;
-    std::int64_t step = 0;  // the step read (the reading run's point)
-    double wall = std::numeric_limits<double>::quiet_NaN();  // its wall time
-    double time = std::numeric_limits<double>::quiet_NaN();  // its time since its run's start
-    bool reading_a = false;                                  // whose point it is
-    // Each run's point: at the step, else (step alignment) its last point before it; with
-    // wall alignment B's paired point. nullopt: none.
-    std::optional<SidePoint> a, b;
-    // a and b are a pair (the same step, or paired by time): Δ = b − a, ratio b / a (±inf when
-    // a is 0 and b is not, NaN when both are) and runtop::relative_difference.
-    bool paired = false;
-    double delta = std::numeric_limits<double>::quiet_NaN();
-    double ratio = std::numeric_limits<double>::quiet_NaN();
-    double relative = std::numeric_limits<double>::quiet_NaN();
-    bool diverges = false;  // relative > the tolerance (or the values differ in kind)
-};
 CompareReadout compare_readout(const ViewModel& model, const DetailState& state, int width,
                                int height);
 
@@ -80,8 +60,13 @@ DetailGeometry compare_geometry(const ViewModel& model, const DetailState& state
                                 int height);
 void draw_compare_detail(Canvas& canvas, const ViewModel& model, const DetailState& state);
 
-// Which run is in front: B unless `focus` names A (Tab swaps).
-bool compare_front_is_a(const DetailState& state);
+// Opens the chart comparing `compare.run_a` and `compare.run_b` on `tag`, the cursor at `step`
+// (when given: the window is centred on it). With CompareAlign::kRelativeWall the x axis starts
+// on XAxis::kRelative (each run's time since its own start).
+void open_compare_detail(DetailState& state, const ViewModel& model, std::string tag,
+                         CompareDetail compare, std::optional<std::int64_t> step);
+
+// Which run is in front (compare_front_is_a, compare_chart_data.h): Tab swaps.
 void compare_swap_front(DetailState& state);
 // The window and cursor of a freshly opened compare chart: centred on A's point at `step` on
 // the chart's axis (when given; a quarter of the data when there is much of it), else all of

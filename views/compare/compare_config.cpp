@@ -10,7 +10,6 @@
 #include "core/config/config_diff.h"
 #include "core/store/store.h"
 #include "views/compare/compare_cache.h"
-#include "views/compare/compare_view.h"
 
 namespace runtop::ui {
 namespace {

@@ -1,11 +1,8 @@
 #include "views/compare/compare_rows.h"
 
 #include <algorithm>
-#include <cassert>
 
 #include "core/identity.h"
-#include "views/compare/compare_cache.h"
-#include "views/compare/compare_view.h"
 
 namespace runtop::ui {
 namespace {
@@ -96,10 +93,6 @@ CompareSort next_compare_sort(CompareSort sort) {
     return CompareSort::kDivergence;
 }
 
-std::shared_ptr<CompareCache> make_compare_cache() {
-    return std::make_shared<CompareCache>();
-}
-
 namespace {
 
 // `runtop base=D1 new=D2`, each root holding several runs (a job's tensorboard/ beside its
@@ -152,7 +145,6 @@ std::pair<std::string, std::string> compare_runs_of(const CompareState& state,
 }
 
 const CompareRows& compare_rows(const CompareState& state, const ViewModel& model) {
-    assert(state.cache);
     CompareCache& c = *state.cache;
     if (c.store != &model.store()) {
         c = CompareCache{};

@@ -6,44 +6,19 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "core/compare/run_compare.h"
+#include "views/compare/compare_cache.h"
+#include "views/compare/compare_state.h"
 #include "views/model.h"
 
 namespace runtop::ui {
 
-// How the table is ordered.
-enum class CompareSort : std::uint8_t {
-    kDivergence,  // diverging tags first, the earliest first divergence first; then by name
-    kDelta,       // the largest relative |Δ| at the newest common step first
-    kName,        // by tag
-};
 std::string_view compare_sort_name(CompareSort sort, bool ascii);  // "divergence", "|Δ|", "name"
 CompareSort next_compare_sort(CompareSort sort);
-
-struct CompareState;
-struct CompareCache;
-std::shared_ptr<CompareCache> make_compare_cache();
-
-// What the view shows, from the comparer's result.
-struct CompareRows {
-    std::string run_a, run_b;  // the runs compared ("" when the Store has fewer than two)
-    bool two_runs() const { return !run_a.empty() && !run_b.empty() && run_a != run_b; }
-    CompareOptions options;
-    std::vector<TagComparison> tags;  // tag_rows(): every tag in either run, by tag
-    std::vector<int> order;           // tags in both runs (indices into tags), sorted
-    std::vector<int> only_a, only_b;  // tags in one run only, by tag
-    std::size_t diverging = 0;        // tags of `order` with a diverging pair
-    // The earliest first divergence of any tag (an index into tags), -1 when none diverges.
-    int first = -1;
-    const TagComparison& row(int i) const { return tags[order[i]]; }
-    int rows() const { return static_cast<int>(order.size()); }
-};
 
 // The runs `state` compares: its own, or (when empty) the first two of model.run_names(),
 // which are in command-line root order (`runtop base=A new=B`: base is A).

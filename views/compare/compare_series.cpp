@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/compare/compare_pair.h"
 #include "views/canvas.h"
 #include "views/chart_points.h"
 
@@ -11,23 +10,6 @@ namespace runtop::ui {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// Where a rank mean starts: after the last step any rank folded (core's compare_pair does the
-// same, so both walk the same points).
-std::vector<std::size_t> start_positions(const CompareSide& side) {
-    std::vector<std::size_t> pos(side.series.size(), 0);
-    if (!side.mean) return pos;
-    std::optional<std::int64_t> folded_until;
-    for (const Series* s : side.series) {
-        if (s->buckets().empty()) continue;
-        const std::int64_t last = s->buckets().back().last_step;
-        if (!folded_until || last > *folded_until) folded_until = last;
-    }
-    if (!folded_until) return pos;
-    for (std::size_t r = 0; r < side.series.size(); ++r)
-        pos[r] = lower_index(*side.series[r], *folded_until + 1);
-    return pos;
-}
 
 // The mean (or the one series' point) at `step` over the series that have it.
 std::optional<SidePoint> mean_at(const CompareSide& side, std::int64_t step) {
@@ -96,8 +78,8 @@ CompareSides compare_sides(const ViewModel& model, const std::string& tag,
             }
         }
     }
-    out.a.start = start_positions(out.a);
-    out.b.start = start_positions(out.b);
+    out.a.start = compare::start_positions(out.a);
+    out.b.start = compare::start_positions(out.b);
     return out;
 }
 

@@ -1,8 +1,8 @@
-// What the detail chart's compare mode reads (views/compare/compare_chart.h): each run's side of the tag
-// (one rank's series, or the mean over the run's ranks), walked point by point with core's
+// What the detail chart's compare mode reads (views/compare/compare_chart.h): each run's side of
+// the tag (one rank's series, or the mean over the run's ranks), walked point by point with core's
 // compare cursors, and the pairs of points of the two sides, found exactly as the compare view
-// and `runtop diff` find them (core/compare/run_compare.h): by step, or with wall alignment each point
-// of A with B's latest point at or before the same time since each run's start. So the first
+// and `runtop diff` find them (core/compare/run_compare.h): by step, or with wall alignment each
+// point of A with B's latest point at or before the same time since each run's start. So the first
 // divergence the chart marks is the one the compare view lists.
 //
 // Only full-resolution points are drawn and compared (as core compares them); a rank mean
@@ -16,23 +16,22 @@
 #include <vector>
 
 #include "core/compare/compare_cursor.h"
+#include "core/compare/compare_pair.h"
 #include "core/compare/run_compare.h"
 #include "core/store/series.h"
-#include "views/detail_view.h"
+#include "views/detail_state.h"
 #include "views/model.h"
 
 namespace runtop::ui {
 
-// One run's side of the tag.
-struct CompareSide {
+// One run's side of the tag: core's Side (the series, rank mean or not, the run's start: what
+// the pair walk reads) plus what the chart needs to name, colour and start it.
+struct CompareSide : compare::Side {
     std::string run;
-    std::vector<SeriesId> ids;          // the rank's series, or every selected rank's
-    std::vector<const Series*> series;  // the same, in rank order
-    bool mean = false;
-    // The run's start: the earliest first-point wall time of its selected series (0: none).
-    double origin = 0;
-    int colour = 0;  // series_role() index: the run's stable colour
-    // Where each series' walk starts: after the last step any rank folded (kMean), else 0.
+    std::vector<SeriesId> ids;  // the rank's series, or every selected rank's (as `series`)
+    int colour = 0;             // series_role() index: the run's stable colour
+    // Where each series' walk starts: compare::start_positions (after the last step any rank
+    // folded with a rank mean, else 0).
     std::vector<std::size_t> start;
     bool has_points() const;
 };

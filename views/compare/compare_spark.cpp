@@ -5,9 +5,6 @@
 #include <limits>
 #include <string>
 
-#include "views/compare/compare_cache.h"
-#include "views/compare/compare_view.h"
-
 namespace runtop::ui {
 namespace {
 

@@ -32,22 +32,13 @@
 #include "core/compare/run_compare.h"
 #include "core/store/series.h"
 #include "views/canvas.h"
+#include "views/compare/compare_cache.h"
+#include "views/compare/compare_state.h"
 #include "views/glyphs.h"
 #include "views/model.h"
 #include "views/sparkline.h"
 
 namespace runtop::ui {
-
-struct CompareRows;
-struct CompareState;
-
-struct SparkColumns {
-    bool any = false;                 // either run has points here
-    std::vector<ColumnSummary> a, b;  // one summary per step column, each run
-    SparkRange range;                 // shared by both runs
-    std::int64_t lo = 0, hi = 0;      // the steps covered (kStep), inclusive
-    int divergence = -1;              // the column of the first divergence, -1: none shown
-};
 
 // Step columns a sparkline of `cells` cells holds in `tier`: one a cell in braille, one per two
 // cells otherwise.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/format.h"
+#include "views/compare/compare_chart.h"
 #include "views/compare/compare_config.h"
 #include "views/compare/compare_spark.h"
 #include "views/glyphs.h"
@@ -277,7 +278,10 @@ void draw_preview(Canvas& canvas, const ViewModel& model, const CompareState& st
     DetailState detail;
     open_compare_detail(detail, model, std::move(s->tag), std::move(s->detail), std::nullopt);
     Canvas chart(canvas.width(), h + 1);
-    draw_detail(chart, model, detail);
+    if (too_small(chart))
+        draw_too_small(chart, "detail");
+    else
+        draw_compare_detail(chart, model, detail);
     canvas.copy_rows(chart, 0, h, y);
 }
 
@@ -455,7 +459,7 @@ void draw_compare(Canvas& canvas, const ViewModel& model, const CompareState& st
 
 bool compare_handle(CompareState& state, Action action, const ViewModel& model, int width,
                     int height) {
-    const CompareState before = state;
+    const int selected_before = state.selected, scroll_before = state.scroll;
     // The tag to keep selected when the rows change under it (asked before the change, while
     // the comparer is still configured for what is on screen).
     const bool reorders = action == Action::kCycleRunA || action == Action::kCycleRunB ||
@@ -493,7 +497,7 @@ bool compare_handle(CompareState& state, Action action, const ViewModel& model, 
                 return false;
             state.selected = std::clamp(row, 0, l.rows - 1);
             state.scroll = clamp_first(l.first, state.selected, l.body_rows, l.rows);
-            return state.selected != before.selected || state.scroll != before.scroll;
+            return state.selected != selected_before || state.scroll != scroll_before;
         }
     }
     if (!keep.empty()) {
@@ -505,6 +509,9 @@ bool compare_handle(CompareState& state, Action action, const ViewModel& model, 
     return true;
 }
 
+namespace {
+
+// The row at (x, y), -1 when none.
 int compare_row_at(const CompareState& state, int x, int y, const ViewModel& model, int width,
                    int height) {
     (void)x;
@@ -515,13 +522,43 @@ int compare_row_at(const CompareState& state, int x, int y, const ViewModel& mod
     return row < l.rows ? row : -1;
 }
 
+// The wheel: `rows` down (negative: up); the selection stays on screen.
 bool compare_scroll(CompareState& state, int rows, const ViewModel& model, int width, int height) {
     const CompareLayout l = compare_layout(state, model, width, height);
     if (!l.table || l.rows == 0) return false;
-    const CompareState before = state;
+    const int selected_before = state.selected, scroll_before = state.scroll;
     state.scroll = std::clamp(l.first + rows, 0, std::max(0, l.rows - l.body_rows));
     state.selected = std::clamp(l.selected, state.scroll, state.scroll + l.body_rows - 1);
-    return state.scroll != before.scroll || state.selected != before.selected;
+    return state.scroll != scroll_before || state.selected != selected_before;
+}
+
+}  // namespace
+
+Pointer compare_mouse(CompareState& state, const InputEvent& event, const ViewModel& model,
+                      int width, int height) {
+    const bool up = event.button == MouseButton::kWheelUp;
+    if (up || event.button == MouseButton::kWheelDown)
+        return compare_scroll(state, up ? -3 : 3, model, width, height) ? Pointer::kChanged
+                                                                        : Pointer::kNothing;
+    if (event.button != MouseButton::kLeft) return Pointer::kNothing;
+    const int row = compare_row_at(state, event.x, event.y, model, width, height);
+    if (row < 0) return Pointer::kNothing;
+    const CompareLayout l = compare_layout(state, model, width, height);
+    // A click on the selected row opens it, as elsewhere.
+    if (row == l.selected) return Pointer::kOpen;
+    state.selected = row;
+    state.scroll = l.first;
+    return Pointer::kChanged;
+}
+
+ViewSelection compare_selected(const CompareState& state, const ViewModel& model, int /*width*/,
+                               int /*height*/) {
+    std::optional<CompareSelection> s = compare_selection(state, model);
+    if (!s) return {};
+    ViewSelection out;
+    out.group = model.group(s->tag);
+    out.chart = ChartTarget{std::move(s->tag), std::nullopt, s->step, std::move(s->detail)};
+    return out;
 }
 
 std::optional<CompareSelection> compare_selection(const CompareState& state,

@@ -21,8 +21,8 @@
 // the steps in common, the newest value of each run, Δ = B − A and the ratio B / A at the newest
 // step they share, the first step where they diverge (with the rank when several ranks are
 // compared and one diverges first; "—" when never), and the two runs' sparkline overlaid in the
-// remaining width (views/compare/compare_spark.h). A diverging row is marked ▲ (Role::kAlert) and its
-// first divergence is bold and reversed, so it reads without colour; sorted by divergence the
+// remaining width (views/compare/compare_spark.h). A diverging row is marked ▲ (Role::kAlert) and
+// its first divergence is bold and reversed, so it reads without colour; sorted by divergence the
 // earliest is on top. Tags only one run has are listed apart under the table. The line under
 // them reads out the selected row; `c` opens the configuration diff panel over the lower half.
 // Narrow canvases drop the ranks, ratio, steps and last values (in that order) before the
@@ -34,7 +34,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -42,25 +41,13 @@
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/compare/compare_rows.h"
-#include "views/detail_view.h"
+#include "views/compare/compare_state.h"
+#include "views/detail_state.h"
 #include "views/input.h"
 #include "views/model.h"
+#include "views/view_api.h"
 
 namespace runtop::ui {
-
-struct CompareState {
-    // The runs compared, by name; "" = the default pair (compare_runs_of: with two roots, the
-    // same run of each; else the first two of ViewModel::run_names()). `[` and `]` set them.
-    std::string run_a, run_b;
-    CompareOptions options;  // the app sets them from --tolerance, --align, --by
-    CompareSort sort = CompareSort::kDivergence;
-    int selected = 0;     // a row (index into CompareRows::order); clamped
-    int scroll = 0;       // the first row on screen; kept so the selection is visible
-    bool config = false;  // the configuration-diff panel is open (`c`)
-    // The comparer and what was computed from it. Shared, so draw_screen (which sees a const
-    // state) can bring it up to date, and copies of a UiState see the same comparison.
-    std::shared_ptr<CompareCache> cache = make_compare_cache();
-};
 
 // Where things are on a canvas of this size: what draw, keys and clicks share.
 struct CompareLayout {
@@ -88,11 +75,13 @@ void draw_compare(Canvas& canvas, const ViewModel& model, const CompareState& st
 // state changed (false for `[` / `]` when there is no other run to take).
 bool compare_handle(CompareState& state, Action action, const ViewModel& model, int width,
                     int height);
-// The row at (x, y), -1 when none.
-int compare_row_at(const CompareState& state, int x, int y, const ViewModel& model, int width,
-                   int height);
-// The wheel: `rows` down (negative: up); the selection stays on screen.
-bool compare_scroll(CompareState& state, int rows, const ViewModel& model, int width, int height);
+// The wheel scrolls three rows (the selection stays on screen); a click selects a row, a click
+// on the selected row opens it.
+Pointer compare_mouse(CompareState& state, const InputEvent& event, const ViewModel& model,
+                      int width, int height);
+// The selected row's tag, and its chart in compare mode (compare_selection).
+ViewSelection compare_selected(const CompareState& state, const ViewModel& model, int width,
+                               int height);
 
 // What Enter opens: the selected tag in the detail chart's compare mode, at its first
 // divergence (the head pair's rank), nullopt when there is no row.

@@ -1,0 +1,25 @@
+// What the overview (views/overview_view.h) keeps between keys: its page, selection and focus.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "views/model.h"
+
+namespace runtop::ui {
+
+// The cards' queried columns from the last frame, reused while their series have not changed:
+// a key that only moves the selection then redraws without querying (a page of 50 cards of 256
+// ranks queries millions of points). Only the cards of the last frame are kept.
+struct OverviewCache;
+
+struct OverviewState {
+    int page = 0;       // clamped to the pages there are
+    int selected = -1;  // a card (index into ViewModel::groups()), -1: none
+    // The (run, rank) every card shows in its focus row; when the cards overlay runs, its run is
+    // the one drawn in front. Tab / BackTab cycle it (nullopt: each card chooses).
+    std::optional<RunRank> focus;
+    mutable std::shared_ptr<OverviewCache> cache;  // made by the first draw; copies share it
+};
+
+}  // namespace runtop::ui

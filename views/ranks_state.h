@@ -1,0 +1,12 @@
+// What the ranks view (views/ranks_view.h) keeps between keys.
+#pragma once
+
+namespace runtop::ui {
+
+struct RanksState {
+    int row = 0;              // selected tag: an index into ViewModel::groups(); clamped
+    int column = 0;           // selected rank column: an index into rank_columns(); clamped
+    bool sparklines = false;  // true: one sparkline per rank of the selected tag
+};
+
+}  // namespace runtop::ui
