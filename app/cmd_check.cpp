@@ -12,6 +12,7 @@
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
 #include "core/format.h"
+#include "core/json/json_writer.h"
 
 namespace runtop {
 
@@ -71,34 +72,34 @@ void print_text(const AnomalyLog& log, std::string& out) {
 }
 
 void print_json(const AnomalyLog& log, std::string& out) {
-    out += "{\"anomalies\":[";
-    bool first = true;
+    // One anomaly a line, so the output also reads line by line.
+    JsonWriter w(out);
+    w.begin_object().key("anomalies").begin_array();
+    bool any = false;
     for (const LogEntry& e : log.ordered()) {
         const AnomalyRecord& r = log.records()[e.index];
-        out += first ? "\n" : ",\n";
-        first = false;
-        out += "{\"run\":";
-        append_json_string(out, r.run);
-        out += ",\"rank\":";
-        out += r.rank == kNoRank ? "null" : std::to_string(r.rank);
-        out += ",\"tag\":";
-        append_json_string(out, r.tag);
-        out += fmt::format(",\"step\":{},\"last_step\":{},\"count\":{},\"micro_step\":{}", r.step,
-                           r.last_step, r.count, r.micro_step);
-        out += ",\"rule\":";
-        append_json_string(out, r.rule);
-        out += ",\"severity\":";
-        append_json_string(out, severity_name(e.severity));
-        out += ",\"value\":";
-        append_json_number(out, r.value);
-        out += ",\"message\":";
-        append_json_string(out, r.message);
-        out += ",\"source\":";
-        append_json_string(out, anomaly_source_name(r.source));
-        out += e.also_runtop ? ",\"also_runtop\":true}" : ",\"also_runtop\":false}";
+        any = true;
+        w.next_line().begin_object();
+        w.key("run").string(r.run);
+        w.key("rank");
+        r.rank == kNoRank ? w.null() : w.integer(r.rank);
+        w.key("tag").string(r.tag);
+        w.key("step").integer(r.step);
+        w.key("last_step").integer(r.last_step);
+        w.key("count").integer(r.count);
+        w.key("micro_step").integer(r.micro_step);
+        w.key("rule").string(r.rule);
+        w.key("severity").string(severity_name(e.severity));
+        w.key("value").number(r.value);
+        w.key("message").string(r.message);
+        w.key("source").string(anomaly_source_name(r.source));
+        w.key("also_runtop").boolean(e.also_runtop);
+        w.end_object();
         flush_output(out, false);
     }
-    out += first ? "]}\n" : "\n]}\n";
+    if (any) w.newline();
+    w.end_array().end_object();
+    out += '\n';
 }
 
 std::string roots_text(const std::vector<RootSpec>& roots) {

@@ -9,6 +9,7 @@
 #include "app/read_summary.h"
 #include "app/signals.h"
 #include "core/format.h"
+#include "core/json/json_writer.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
 
@@ -38,19 +39,15 @@ class RowWriter {
     }
     void row(const SeriesKey& key, const Point& p) {
         if (jsonl_) {
-            out_ += "{\"run\":";
-            append_json_string(out_, key.run);
-            out_ += ",\"rank\":";
-            out_ += key.rank == kNoRank ? "null" : std::to_string(key.rank);
-            out_ += ",\"tag\":";
-            append_json_string(out_, key.tag);
-            out_ += ",\"step\":";
-            out_ += std::to_string(p.step);
-            out_ += ",\"wall_time\":";
-            append_json_number(out_, p.wall_time, true);
-            out_ += ",\"value\":";
-            append_json_number(out_, p.value, false);
-            out_ += "}\n";
+            JsonWriter w(out_);
+            w.begin_object().key("run").string(key.run).key("rank");
+            key.rank == kNoRank ? w.null() : w.integer(key.rank);
+            w.key("tag").string(key.tag);
+            w.key("step").integer(p.step);
+            w.key("wall_time").number_shortest(p.wall_time);
+            w.key("value").number(p.value);
+            w.end_object();
+            out_ += '\n';
         } else {
             append_csv_field(out_, visible(key.run));
             out_ += ',';

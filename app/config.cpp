@@ -1,7 +1,6 @@
 #include "app/config.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,8 @@
 #include <variant>
 
 #include "core/format.h"
+#include "core/json/json_value.h"
+#include "core/json/json_writer.h"
 #include "core/store/store_limits.h"
 
 namespace runtop {
@@ -130,81 +131,95 @@ std::string unknown_key_hint(std::string_view key) {
 }
 
 // Whether the value is of the kind its field takes.
-std::string kind_problem(const ConfigField& field, const nlohmann::json& value) {
+std::string kind_problem(const ConfigField& field, JsonValue value) {
     struct Kind {
-        const nlohmann::json& v;
+        JsonValue v;
         std::string operator()(std::string DashboardConfig::*) const {
             return v.is_string() ? "" : "must be a string";
         }
         std::string operator()(bool DashboardConfig::*) const {
-            return v.is_boolean() ? "" : "must be true or false";
+            return v.is_bool() ? "" : "must be true or false";
         }
         std::string operator()(double DashboardConfig::*) const {
             return v.is_number() ? "" : "must be a number";
         }
         std::string operator()(int DashboardConfig::*) const {
-            return v.is_number_integer() ? "" : "must be a whole number";
+            std::int64_t n;
+            return v.whole_number(n) ? "" : "must be a whole number";
         }
     };
     return std::visit(Kind{value}, field);
 }
 
+std::int64_t whole_number(JsonValue value) {
+    std::int64_t n = 0;
+    value.whole_number(n);
+    return n;
+}
+
 // A value of the right kind that the key still refuses.
-std::string bounds_problem(std::string_view key, const nlohmann::json& value) {
+std::string bounds_problem(std::string_view key, JsonValue value) {
     if (key == "color") {
-        const std::string& v = value.get_ref<const std::string&>();
+        const std::string_view v = value.string();
         if (v != "auto" && v != "never" && v != "always")
-            return "must be auto, never or always, not \"" + v + "\"";
+            return "must be auto, never or always, not \"" + std::string(v) + "\"";
     }
-    if (value.is_string() && value.get_ref<const std::string&>().empty())
-        return "must not be empty";
+    if (value.is_string() && value.string().empty()) return "must not be empty";
     if (key == "memory")
-        if (Result<std::uint64_t> bytes = parse_memory_size(value.get<std::string>()); !bytes)
+        if (Result<std::uint64_t> bytes = parse_memory_size(std::string(value.string())); !bytes)
             return bytes.error().message;
     if (key == "smoothing") {
-        const double v = value.get<double>();
+        const double v = value.number();
         if (!(v >= 0 && v < 1)) return "must be at least 0 and below 1";
     }
     if (key == "poll_ms") {
-        const long long v = value.get<long long>();
+        const std::int64_t v = whole_number(value);
         if (!(v == 0 || (v >= 10 && v <= 3'600'000))) return "must be 0, or 10 to 3600000";
     }
     if (key == "refresh_ms") {
-        const long long v = value.get<long long>();
+        const std::int64_t v = whole_number(value);
         if (v < 10 || v > 3'600'000) return "must be 10 to 3600000";
     }
     return "";
 }
 
+// The value into the field it was checked for.
+void assign(DashboardConfig& c, const ConfigField& field, JsonValue value) {
+    struct Assign {
+        DashboardConfig& c;
+        JsonValue v;
+        void operator()(std::string DashboardConfig::*f) const { c.*f = std::string(v.string()); }
+        void operator()(bool DashboardConfig::*f) const { c.*f = v.boolean(); }
+        void operator()(double DashboardConfig::*f) const { c.*f = v.number(); }
+        void operator()(int DashboardConfig::*f) const { c.*f = static_cast<int>(whole_number(v)); }
+    };
+    std::visit(Assign{c, value}, field);
+}
+
 }  // namespace
 
 Result<DashboardConfig> parse_config(const std::string& json, const std::string& origin) {
-    nlohmann::json doc = nlohmann::json::parse(json, nullptr, false, true);
-    if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
+    JsonLimits limits;
+    limits.comments = true;
+    const JsonParse parsed = parse_json(json, limits);
+    if (!parsed) return Error{origin + ": " + parsed.error().describe_position()};
+    const JsonValue doc = parsed.document().root();
     if (!doc.is_object()) return Error{origin + ": must be a JSON object"};
     const std::vector<std::pair<std::string, int>> lines = top_level_key_lines(json);
-    auto where = [&](const std::string& key) {
-        // The last occurrence: a key written twice takes its last value, as nlohmann does.
+    auto where = [&](std::string_view key) {
+        // The last occurrence: a key written twice takes its last value.
         for (auto it = lines.rbegin(); it != lines.rend(); ++it)
             if (it->first == key) return fmt::format("{}:{}", origin, it->second);
         return origin;
     };
     DashboardConfig c;
     c.origin = origin;
-    auto bad = [&](const std::string& key, std::string_view what) {
+    auto bad = [&](std::string_view key, std::string_view what) {
         return Error{fmt::format("{}: {}: {}", where(key), key, what)};
     };
     // In the file's order, so the first problem reported is the first in the file; a key
-    // written twice is judged once, by its last value (as nlohmann keeps it).
-    std::vector<std::string> order;
-    for (const auto& [key, line] : lines)
-        if (doc.contains(key) && std::find(order.begin(), order.end(), key) == order.end())
-            order.push_back(key);
-    for (const auto& item : doc.items())
-        if (std::find(order.begin(), order.end(), item.key()) == order.end())
-            order.push_back(item.key());  // written with escapes: no line found for it
-    for (const std::string& key : order) {
-        const nlohmann::json& value = doc[key];
+    // written twice is judged once, by its last value (as Python's json keeps it).
+    for (const auto& [key, value] : doc.unique_members()) {
         const auto known = std::find_if(config_keys().begin(), config_keys().end(),
                                         [&](const ConfigKey& k) { return k.name == key; });
         if (known == config_keys().end()) {
@@ -215,8 +230,7 @@ Result<DashboardConfig> parse_config(const std::string& json, const std::string&
         std::string problem = kind_problem(known->field, value);
         if (problem.empty()) problem = bounds_problem(key, value);
         if (!problem.empty()) return bad(key, problem);
-        std::visit([&](auto field) { c.*field = value.get<std::decay_t<decltype(c.*field)>>(); },
-                   known->field);
+        assign(c, known->field, value);
     }
     return c;
 }
@@ -236,20 +250,23 @@ Result<DashboardConfig> load_config(const std::string& path) {
 
 namespace {
 
-// A key's value as JSON text. Strings go through runtop's own escaping: nlohmann writes C1
-// controls (U+009B, a one-byte CSI) as they are.
+// A key's value as JSON text.
 std::string value_text(const DashboardConfig& c, const ConfigField& field) {
-    return std::visit(
+    std::string out;
+    JsonWriter w(out);
+    std::visit(
         [&](auto f) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(c.*f)>, std::string>) {
-                std::string out;
-                append_json_string(out, c.*f);
-                return out;
+            using T = std::decay_t<decltype(c.*f)>;
+            if constexpr (std::is_same_v<T, std::string>) {
+                w.string(c.*f);
+            } else if constexpr (std::is_same_v<T, double>) {
+                w.real(c.*f);
             } else {
-                return nlohmann::json(c.*f).dump();
+                w.integer(c.*f);  // bool as true/false
             }
         },
         field);
+    return out;
 }
 
 }  // namespace
@@ -269,7 +286,9 @@ std::string print_config(const DashboardConfig& config) {
         const std::string fallback = value_text(defaults, k.field);
         out += fmt::format("  // {}\n  // {}; default {}{}{}\n", k.help, k.values, fallback,
                            k.option.empty() ? "" : "; option ", k.option);
-        out += fmt::format("  \"{}\": {}{}{}\n", k.name, value, i + 1 < keys.size() ? "," : "",
+        std::string name;
+        JsonWriter(name).string(k.name);
+        out += fmt::format("  {}: {}{}{}\n", name, value, i + 1 < keys.size() ? "," : "",
                            value == fallback ? "" : "  // set in " + visible(config.origin));
     }
     return out + "}\n";

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/format.h"
+#include "core/json/json_writer.h"
 
 namespace runtop {
 namespace {
@@ -295,86 +296,118 @@ void csv_row(const CsvRow& r, std::string& out) {
 
 // --- json ---
 
-void json_string(std::string& out, std::string_view s) {
-    append_json_string(out, s);
-}
-
-void json_rank(std::string& out, int rank) {
-    out += rank == kNoRank ? "null" : std::to_string(rank);
+JsonWriter& json_rank(JsonWriter& w, int rank) {
+    return rank == kNoRank ? w.null() : w.integer(rank);
 }
 
 template <class T>
-void json_optional_step(std::string& out, const std::optional<T>& step) {
-    out += step ? std::to_string(*step) : "null";
+JsonWriter& json_optional_step(JsonWriter& w, const std::optional<T>& step) {
+    return step ? w.integer(*step) : w.null();
 }
 
-void json_series_fields(std::string& out, const SeriesComparison& s) {
-    out += "\"common_steps\":" + std::to_string(s.common_steps);
-    out += ",\"last_a\":";
-    append_json_number(out, s.last_a);
-    out += ",\"last_step_a\":" + std::to_string(s.last_step_a);
-    out += ",\"last_b\":";
-    append_json_number(out, s.last_b);
-    out += ",\"last_step_b\":" + std::to_string(s.last_step_b);
-    out += ",\"last_common_step\":";
-    json_optional_step(out, s.last_common_step);
+void json_series_fields(JsonWriter& w, const SeriesComparison& s) {
+    w.key("common_steps").integer(s.common_steps);
+    w.key("last_a").number(s.last_a);
+    w.key("last_step_a").integer(s.last_step_a);
+    w.key("last_b").number(s.last_b);
+    w.key("last_step_b").integer(s.last_step_b);
+    json_optional_step(w.key("last_common_step"), s.last_common_step);
     for (auto [name, v] :
          {std::pair{"a", s.a}, {"b", s.b}, {"delta", s.delta}, {"ratio", s.ratio}}) {
-        out += ",\"";
-        out += name;
-        out += "\":";
-        if (s.last_common_step)
-            append_json_number(out, v);
-        else
-            out += "null";
+        w.key(name);
+        s.last_common_step ? w.number(v) : w.null();
     }
-    out += ",\"first_divergence\":";
-    json_optional_step(out, s.first_divergence);
-    out += ",\"first_divergence_time\":";
-    if (s.first_divergence_time)
-        append_json_number(out, *s.first_divergence_time);
-    else
-        out += "null";
-    out += ",\"max_relative_difference\":";
-    append_json_number(out, s.max_relative_difference);
-    out += ",\"folded\":" + std::to_string(s.folded);
+    json_optional_step(w.key("first_divergence"), s.first_divergence);
+    w.key("first_divergence_time");
+    s.first_divergence_time ? w.number(*s.first_divergence_time) : w.null();
+    w.key("max_relative_difference").number(s.max_relative_difference);
+    w.key("folded").integer(s.folded);
 }
 
-void json_runs(std::string& out, const DiffPair& p) {
-    out += "\"run_a\":";
-    json_string(out, p.run_a);
-    out += ",\"run_b\":";
-    json_string(out, p.run_b);
+void json_runs(JsonWriter& w, const DiffPair& p) {
+    w.key("run_a").string(p.run_a).key("run_b").string(p.run_b);
 }
 
-void json_only(std::string& out, const DiffReport& r, bool side_a) {
-    bool first = true;
+// The tags only one side has, one entry per (pair, tag) with its ranks.
+void json_only(JsonWriter& w, const DiffReport& r, bool side_a) {
+    w.begin_array();
     for (const DiffPair& p : r.pairs) {
         for (const auto& [tag, ranks] :
              by_tag(side_a ? p.comparison.only_a : p.comparison.only_b)) {
-            out += first ? "" : ",";
-            first = false;
-            out += '{';
-            json_runs(out, p);
-            out += ",\"tag\":";
-            json_string(out, tag);
-            out += ",\"ranks\":[";
-            for (std::size_t i = 0; i < ranks.size(); ++i) {
-                if (i) out += ',';
-                json_rank(out, ranks[i]);
-            }
-            out += "]}";
+            w.begin_object();
+            json_runs(w, p);
+            w.key("tag").string(tag).key("ranks").begin_array();
+            for (int rank : ranks) json_rank(w, rank);
+            w.end_array().end_object();
         }
     }
+    w.end_array();
 }
 
-void json_name_list(std::string& out, const std::vector<std::string>& names) {
-    out += '[';
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (i) out += ',';
-        json_string(out, names[i]);
+void json_name_list(JsonWriter& w, const std::vector<std::string>& names) {
+    w.begin_array();
+    for (const std::string& name : names) w.string(name);
+    w.end_array();
+}
+
+// The tags both sides have: the head comparison's fields, then each series'.
+void json_tags(JsonWriter& w, const DiffReport& r) {
+    w.begin_array();
+    for (const DiffPair& p : r.pairs) {
+        // Each tag's series, found by a pass over the pairs (in tag, then rank order).
+        std::map<std::string_view, std::vector<const SeriesComparison*>> series;
+        for (const SeriesComparison& s : p.comparison.pairs) series[s.tag].push_back(&s);
+        for (const TagComparison& t : p.tags) {
+            if (t.only_a() || t.only_b()) continue;
+            w.begin_object();
+            json_runs(w, p);
+            w.key("tag").string(t.tag);
+            w.key("ranks_a").integer(t.ranks_a).key("ranks_b").integer(t.ranks_b);
+            w.key("compared").integer(t.compared).key("diverging").integer(t.diverging);
+            if (t.compared > 0) {
+                json_series_fields(w, t.head);
+                w.key("first_divergence_rank");
+                t.head.first_divergence ? json_rank(w, t.head.rank) : w.null();
+            } else {
+                w.key("common_steps").integer(0).key("first_divergence").null();
+            }
+            w.key("series").begin_array();
+            if (const auto it = series.find(t.tag); it != series.end()) {
+                for (const SeriesComparison* s : it->second) {
+                    json_rank(w.begin_object().key("rank"), s->rank);
+                    json_series_fields(w, *s);
+                    w.end_object();
+                }
+            }
+            w.end_array().end_object();
+        }
     }
-    out += ']';
+    w.end_array();
+}
+
+void json_config(JsonWriter& w, const DiffReport& r) {
+    w.begin_array();
+    for (const DiffPair& p : r.pairs) {
+        for (const ConfigChange& c : p.config) {
+            w.begin_object();
+            json_runs(w, p);
+            w.key("change").string(config_change_name(c.kind));
+            w.key("key").string(c.key);
+            w.key("rank");
+            if (!c.rank)
+                w.null();
+            else if (*c.rank == kNoRank)
+                w.string(config_rank(*c.rank));
+            else
+                json_rank(w, *c.rank);
+            w.key("a");
+            c.kind == ConfigChangeKind::kAdded ? w.null() : w.string(c.value_a);
+            w.key("b");
+            c.kind == ConfigChangeKind::kRemoved ? w.null() : w.string(c.value_b);
+            w.end_object();
+        }
+    }
+    w.end_array();
 }
 
 }  // namespace
@@ -470,100 +503,25 @@ void print_diff_csv(const DiffReport& r, std::string& out) {
 }
 
 void print_diff_json(const DiffReport& r, std::string& out) {
-    out += "{\"run_a\":";
-    json_string(out, r.name_a);
-    out += ",\"run_b\":";
-    json_string(out, r.name_b);
-    out += ",\"path_a\":";
-    json_string(out, r.path_a);
-    out += ",\"path_b\":";
-    json_string(out, r.path_b);
-    out += ",\"options\":{\"tolerance\":";
-    append_json_number(out, r.options.tolerance, true);
-    out += ",\"align\":";
-    json_string(out, compare_align_name(r.options.align));
-    out += ",\"by\":";
-    json_string(out, compare_ranks_name(r.options.ranks));
-    out += "},\"tags\":[";
-    bool first = true;
-    for (const DiffPair& p : r.pairs) {
-        // Each tag's series, found by a pass over the pairs (in tag, then rank order).
-        std::map<std::string_view, std::vector<const SeriesComparison*>> series;
-        for (const SeriesComparison& s : p.comparison.pairs) series[s.tag].push_back(&s);
-        for (const TagComparison& t : p.tags) {
-            if (t.only_a() || t.only_b()) continue;
-            out += first ? "{" : ",{";
-            first = false;
-            json_runs(out, p);
-            out += ",\"tag\":";
-            json_string(out, t.tag);
-            out += fmt::format(",\"ranks_a\":{},\"ranks_b\":{},\"compared\":{},\"diverging\":{},",
-                               t.ranks_a, t.ranks_b, t.compared, t.diverging);
-            if (t.compared > 0) {
-                json_series_fields(out, t.head);
-                out += ",\"first_divergence_rank\":";
-                if (t.head.first_divergence)
-                    json_rank(out, t.head.rank);
-                else
-                    out += "null";
-            } else {
-                out += "\"common_steps\":0,\"first_divergence\":null";
-            }
-            out += ",\"series\":[";
-            const auto it = series.find(t.tag);
-            if (it != series.end()) {
-                for (std::size_t i = 0; i < it->second.size(); ++i) {
-                    out += i ? ",{\"rank\":" : "{\"rank\":";
-                    json_rank(out, it->second[i]->rank);
-                    out += ',';
-                    json_series_fields(out, *it->second[i]);
-                    out += '}';
-                }
-            }
-            out += "]}";
-        }
-    }
-    out += "],\"only_a\":[";
-    json_only(out, r, true);
-    out += "],\"only_b\":[";
-    json_only(out, r, false);
-    out += "],\"config\":[";
-    first = true;
-    for (const DiffPair& p : r.pairs) {
-        for (const ConfigChange& c : p.config) {
-            out += first ? "{" : ",{";
-            first = false;
-            json_runs(out, p);
-            out += ",\"change\":";
-            json_string(out, config_change_name(c.kind));
-            out += ",\"key\":";
-            json_string(out, c.key);
-            out += ",\"rank\":";
-            if (!c.rank)
-                out += "null";
-            else if (*c.rank == kNoRank)
-                json_string(out, config_rank(*c.rank));
-            else
-                json_rank(out, *c.rank);
-            out += ",\"a\":";
-            if (c.kind == ConfigChangeKind::kAdded)
-                out += "null";
-            else
-                json_string(out, c.value_a);
-            out += ",\"b\":";
-            if (c.kind == ConfigChangeKind::kRemoved)
-                out += "null";
-            else
-                json_string(out, c.value_b);
-            out += '}';
-        }
-    }
-    out += "],\"runs_only_a\":";
-    json_name_list(out, r.runs_only_a);
-    out += ",\"runs_only_b\":";
-    json_name_list(out, r.runs_only_b);
-    out += fmt::format(",\"diverging\":{},\"diverging_series\":{}}}\n", r.diverging_tags(),
-                       r.diverging_series());
+    JsonWriter w(out);
+    w.begin_object();
+    w.key("run_a").string(r.name_a).key("run_b").string(r.name_b);
+    w.key("path_a").string(r.path_a).key("path_b").string(r.path_b);
+    w.key("options").begin_object();
+    w.key("tolerance").number_shortest(r.options.tolerance);
+    w.key("align").string(compare_align_name(r.options.align));
+    w.key("by").string(compare_ranks_name(r.options.ranks));
+    w.end_object();
+    json_tags(w.key("tags"), r);
+    json_only(w.key("only_a"), r, true);
+    json_only(w.key("only_b"), r, false);
+    json_config(w.key("config"), r);
+    json_name_list(w.key("runs_only_a"), r.runs_only_a);
+    json_name_list(w.key("runs_only_b"), r.runs_only_b);
+    w.key("diverging").integer(r.diverging_tags());
+    w.key("diverging_series").integer(r.diverging_series());
+    w.end_object();
+    out += '\n';
 }
 
 }  // namespace runtop

@@ -4,6 +4,8 @@
 // runtop_benchgen --diverge-at STEP DIR MB: the same event files, but from STEP on every value is
 // 0.1% higher: a second run from the same seed that diverges at a known step (the compare
 // benchmark: `runtop diff` and the compare view on two 1 GB runs).
+// runtop_benchgen --json DIR MB: the files the JSON readers take whole, about MB megabytes each
+// kind: DIR/hf/trainer_state.json (below) and DIR/msprobe/anomaly_detected/rank<R>/anomaly.json.
 //
 // Shape (like the 82 MB PyTorch/msProbe file of TFEVENTS.md §8.1): 8 ranks, one event file
 // each in DIR/rank_<r>/, a file_version record first, then ~160 tags per step written as
@@ -21,6 +23,7 @@
 // statistic's usual magnitude (activations of order 1, gradients and moments small
 // enough that round(6) leaves many "0.0", "-0.0" and "1e-06"), and about one row in 5000
 // carries nan or inf as an overflowing step does. Seeded: the same bytes every time.
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -36,6 +39,7 @@
 #include <vector>
 
 #include "writers/event_writer.h"
+#include "writers/file_output.h"
 #include "writers/msprobe_writer.h"
 #include "writers/tfrecord_writer.h"
 
@@ -312,6 +316,108 @@ int write_msprobe_csv(const std::string& dir, double mb) {
     return 0;
 }
 
+namespace {
+
+// --- the JSON readers' files -------------------------------------------------------------------
+//
+// trainer_state.json as Hugging Face's Trainer writes it (json.dumps(indent=2, sort_keys=True)):
+// a log_history of training entries (epoch, grad_norm, learning_rate, loss, step) with an eval
+// entry every 50 steps, then the run's state. anomaly.json as msProbe writes it
+// (writers/msprobe_writer.h: json.dump(indent=1)), 8 ranks, AnomalyTurbulence on activation
+// and gradient tags. Seeded: the same bytes every time.
+
+void append_float(std::string& out, double v) {
+    runtop::msprobe::append_python_float(out, v, -1);
+}
+
+std::string trainer_state(double mb) {
+    std::mt19937_64 rng(11);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    const std::size_t target = static_cast<std::size_t>(mb * 1e6);
+    std::string out = "{\n  \"best_metric\": null,\n  \"epoch\": 3.0,\n  \"log_history\": [";
+    std::int64_t step = 0;
+    for (; out.size() < target; ++step) {
+        const double progress = static_cast<double>(step) * 1e-5;
+        out += step ? ",\n    {\n" : "\n    {\n";
+        out += "      \"epoch\": ";
+        append_float(out, progress);
+        out += ",\n      \"grad_norm\": ";
+        append_float(out, std::fabs(1.5 + 0.3 * noise(rng)));
+        out += ",\n      \"learning_rate\": ";
+        append_float(out, 5e-05 * (1.0 - progress / 10));
+        out += ",\n      \"loss\": ";
+        append_float(out, 2.5 / (1.0 + progress) + 0.05 * noise(rng));
+        out += ",\n      \"step\": " + std::to_string(step + 1) + "\n    }";
+        if ((step + 1) % 50 == 0) {
+            out += ",\n    {\n      \"epoch\": ";
+            append_float(out, progress);
+            out += ",\n      \"eval_loss\": ";
+            append_float(out, 2.6 / (1.0 + progress) + 0.02 * noise(rng));
+            out += ",\n      \"eval_runtime\": ";
+            append_float(out, 12.5 + noise(rng));
+            out += ",\n      \"eval_samples_per_second\": ";
+            append_float(out, 80.0 + 4 * noise(rng));
+            out += ",\n      \"step\": " + std::to_string(step + 1) + "\n    }";
+        }
+    }
+    out += "\n  ],\n  \"global_step\": " + std::to_string(step) +
+           ",\n  \"max_steps\": " + std::to_string(step) +
+           ",\n  \"num_train_epochs\": 3,\n  \"train_batch_size\": 8\n}";
+    return out;
+}
+
+std::vector<runtop::msprobe::Anomaly> anomalies(int rank, double mb) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(rank) + 17);
+    std::uniform_int_distribution<int> layer(0, 31);
+    std::uniform_real_distribution<double> value(10.0, 1000.0);
+    const char* kinds[] = {"actv", "actv_grad", "post_grad", "exp_avg"};
+    const char* modules[] = {"self_attn.q_proj.input", "mlp.fc1.output", "mlp.fc2.input"};
+    // About 420 bytes an entry.
+    const std::size_t count = static_cast<std::size_t>(mb * 1e6 / kRanks / 420);
+    std::vector<runtop::msprobe::Anomaly> out;
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        runtop::msprobe::Anomaly a;
+        a.rank = rank;
+        a.step = static_cast<std::int64_t>(i / 4);
+        a.call_id = static_cast<int>(i % 4);
+        const char* kind = kinds[i % std::size(kinds)];
+        a.tag_name = fmt::format("0:model.layers.{}.{}/rank{}/{}", layer(rng),
+                                 modules[(i / 4) % std::size(modules)], rank, kind);
+        a.rule = "AnomalyTurbulence";
+        a.op = "norm";
+        a.value = value(rng);
+        a.history_mean = a.value / 3;
+        for (int r = 0; r < kRanks; ++r) a.group_mates.push_back(r);
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+int write_json(const std::string& dir, double mb) {
+    const std::string hf = dir + "/hf", probe = dir + "/msprobe",
+                      detected = probe + "/anomaly_detected";
+    for (const std::string& d : {dir, hf, probe, detected})
+        if (!make_dir(d)) return 1;
+    std::uint64_t bytes = 0;
+    const std::string state = trainer_state(mb);
+    if (!runtop::rewrite_file(hf + "/trainer_state.json", state)) return 1;
+    bytes += state.size();
+    for (int rank = 0; rank < kRanks; ++rank) {
+        const std::string rank_dir = detected + "/rank" + std::to_string(rank);
+        if (!make_dir(rank_dir)) return 1;
+        const std::string text = runtop::msprobe::anomaly_json(anomalies(rank, mb));
+        if (!runtop::rewrite_file(rank_dir + "/anomaly.json", text)) return 1;
+        bytes += text.size();
+    }
+    std::printf("runtop_benchgen: trainer_state.json and %d anomaly.json, %" PRIu64
+                " bytes in %s\n",
+                kRanks, bytes, dir.c_str());
+    return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     std::int64_t diverge_at = std::numeric_limits<std::int64_t>::max();
     if (argc == 5 && std::strcmp(argv[1], "--diverge-at") == 0) {
@@ -320,15 +426,19 @@ int main(int argc, char** argv) {
         argc -= 2;
     }
     bool csv = argc == 4 && std::strcmp(argv[1], "--msprobe-csv") == 0;
-    if (argc != 3 && !csv) {
-        std::fprintf(stderr, "usage: runtop_benchgen [--msprobe-csv | --diverge-at STEP] DIR MB\n");
+    const bool json = argc == 4 && std::strcmp(argv[1], "--json") == 0;
+    if (argc != 3 && !csv && !json) {
+        std::fprintf(
+            stderr, "usage: runtop_benchgen [--msprobe-csv | --json | --diverge-at STEP] DIR MB\n");
         return 2;
     }
+    csv = csv || json;  // both take DIR MB after the flag
     const std::string dir = argv[csv ? 2 : 1];
     const double mb = std::atof(argv[csv ? 3 : 2]);
     if (!(mb > 0)) {
         std::fprintf(stderr, "runtop_benchgen: MB must be a positive number\n");
         return 2;
     }
+    if (json) return write_json(dir, mb);
     return csv ? write_msprobe_csv(dir, mb) : write_events(dir, mb, diverge_at);
 }

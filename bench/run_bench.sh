@@ -43,7 +43,11 @@
 #     Bars: diff of all tags <= 1 s, first compare frame <= 300 ms after ingest.
 # 6. portable: runtop-portable (make portable) next to the dynamically linked runtop: size
 #     (both stripped), start-up (`--version`, 200 runs) and `ls` of a demo run (820 k points).
-# BENCH_ONLY=events|csv|check|core|dashboard|compare|live|micro|portable (run one section).
+# 3b. json: the files the JSON readers take whole (`runtop_benchgen --json`, BENCH_JSON_MB each,
+#     default 30): one Hugging Face trainer_state.json (about 100 k log_history entries per
+#     30 MB) and msProbe anomaly.json for 8 ranks. `runtop ls` of each, best of 3, MB/s; with
+#     BENCH_BEFORE=OTHER_RUNTOP the same for that binary on the same files, and the ratio.
+# BENCH_ONLY=events|csv|json|check|core|dashboard|compare|live|micro|portable (run one section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -378,6 +382,60 @@ BEGIN {
            tp == "" ? " (not checked: no pandas)" : ""
 }'
 fi  # csv
+
+if [[ -z $ONLY || $ONLY == json ]]; then
+# --- 3b. JSON readers: trainer_state.json and anomaly.json ------------------------------------
+JSON_MB=${BENCH_JSON_MB:-30}
+JSON_DATA=$BUILD/bench-data-json
+JSON_STAMP=$JSON_DATA/.benchgen
+JSON_GEN_VERSION=json-1  # bump when runtop_benchgen --json writes other bytes
+if [[ -f $JSON_STAMP && "$(cat "$JSON_STAMP")" == "$JSON_GEN_VERSION $JSON_MB" ]]; then
+    echo "json bench data: $JSON_DATA (kept)"
+else
+    rm -rf "$JSON_DATA"
+    "$GEN" --json "$JSON_DATA" "$JSON_MB"
+    echo "$JSON_GEN_VERSION $JSON_MB" >"$JSON_STAMP"
+fi
+JSON_ERR=$(mktemp)
+json_bytes() { find "$1" -type f -name '*.json' -printf '%s\n' | awk '{ s += $1 } END { print s }'; }
+JSON_BIN=$RUNTOP
+JSON_DIR=""
+run_ls_json() { "${PIN[@]}" "$JSON_BIN" ls "$JSON_DIR" >/dev/null 2>"$JSON_ERR"; }
+echo
+echo "json ingest: runtop ls, page cache warm; $PINNED; best of $RUNS"
+printf '  %-34s %10s %9s %10s\n' "" "bytes" "time (s)" "MB/s"
+for set in hf msprobe; do
+    JSON_DIR=$JSON_DATA/$set
+    bytes=$(json_bytes "$JSON_DIR")
+    cat "$(find "$JSON_DIR" -type f -name '*.json' | head -1)" >/dev/null
+    declare -A T=()
+    for who in after before; do
+        if [[ $who == before ]]; then
+            [[ -n ${BENCH_BEFORE:-} ]] || continue
+            JSON_BIN=$BENCH_BEFORE
+        else
+            JSON_BIN=$RUNTOP
+        fi
+        run_ls_json
+        if ! grep -q ' 0 unreadable, 0 waiting, 0 warnings' "$JSON_ERR"; then
+            echo "run_bench.sh: $JSON_BIN ls reported problems with $JSON_DIR:" >&2
+            cat "$JSON_ERR" >&2
+            exit 1
+        fi
+        T[$who]=$(best_of run_ls_json)
+        label="runtop ls $set"
+        [[ -n ${BENCH_BEFORE:-} ]] && label="$label ($who)"
+        awk -v l="$label" -v b="$bytes" -v t="${T[$who]}" \
+            'BEGIN { printf "  %-34s %10d %9.4f %10.0f\n", l, b, t, b / t / 1e6 }'
+    done
+    if [[ -n ${T[before]:-} ]]; then
+        awk -v a="${T[after]}" -v b="${T[before]}" -v s="$set" \
+            'BEGIN { printf "  %s: time after/before = %.3f\n", s, a / b }'
+    fi
+    unset T
+done
+rm -f "$JSON_ERR"
+fi  # json
 
 if [[ -z $ONLY || $ONLY == check ]]; then
 # --- 4a. the rules' cost: runtop check next to runtop ls ------------------------------------

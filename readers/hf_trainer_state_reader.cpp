@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 #include "readers/samples_axis.h"
 
 namespace runtop {

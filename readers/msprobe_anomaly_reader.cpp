@@ -1,7 +1,7 @@
 #include "readers/msprobe_anomaly_reader.h"
 
-#include "core/identity.h"
 #include "core/analysis/msprobe_tag.h"
+#include "core/identity.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 #include "readers/number_text.h"
 
 namespace runtop {

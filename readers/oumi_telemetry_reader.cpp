@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 
 namespace runtop {
 namespace {

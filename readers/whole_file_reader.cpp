@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "core/format.h"
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 #include "readers/pread_full.h"
 
 namespace runtop {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 #include "tests/test_support.h"
 
 namespace runtop {

@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/json/json_value.h"
 #include "readers/hf_trainer_state_reader.h"
 #include "readers/json_readers.h"
-#include "readers/json_value.h"
 #include "tests/json_test_support.h"
 #include "tests/test_support.h"
 

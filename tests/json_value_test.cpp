@@ -1,10 +1,12 @@
 // The JSON parser: what Python's json writes (NaN, Infinity, escapes, surrogate pairs),
 // exact number text, member order, and the line between "ends early" and "invalid".
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -307,6 +309,66 @@ TEST(JsonValue, LargeDocument) {
         ASSERT_TRUE(e.get("step").integer(step));
         ASSERT_EQ(step, expected++);
     }
+}
+
+// runtop's own files (config, themes, rules) may carry comments; files tools write may not.
+TEST(JsonValue, CommentsOnlyWhenAsked) {
+    const std::string text =
+        "// a theme\n{ /* the roles */ \"a\": 1, // one\n \"b\": [2 /* two */, 3]\n} // end";
+    EXPECT_FALSE(parse_json(text).ok());
+    JsonLimits limits;
+    limits.comments = true;
+    const JsonParse parsed = parse_json(text, limits);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().describe();
+    EXPECT_EQ(parsed.document().root().get("b").size(), 2u);
+    // A block comment that never closes: the text ends early; a lone '/' is invalid.
+    EXPECT_TRUE(parse_json("{\"a\": 1 /* open", limits).incomplete());
+    const JsonParse slash = parse_json("{\"a\": / 1}", limits);
+    ASSERT_FALSE(slash.ok());
+    EXPECT_FALSE(slash.incomplete());
+    EXPECT_EQ(slash.error().describe_position(),
+              "not valid JSON (line 1, column 7: expected a value, found '/')");
+}
+
+TEST(JsonValue, ErrorsNameLineAndColumn) {
+    const JsonParse bad = parse_json("{\"roles\": {\n  \"text\": #fff}}");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().line, 2u);
+    EXPECT_EQ(bad.error().column, 11u);
+    EXPECT_EQ(bad.error().describe_position(),
+              "not valid JSON (line 2, column 11: expected a value, found '#')");
+}
+
+// What a dict from Python's json.loads holds: each key once, where it first appears, with the
+// value it was given last.
+TEST(JsonValue, UniqueMembersKeepTheFirstPlaceAndTheLastValue) {
+    const JsonParse parsed = parse_json(R"({"b": 1, "a": 2, "b": 3})");
+    const std::vector<JsonMember> members = root_of(parsed).unique_members();
+    ASSERT_EQ(members.size(), 2u);
+    EXPECT_EQ(members[0].key, "b");
+    EXPECT_EQ(members[0].value.raw(), "3");
+    EXPECT_EQ(members[1].key, "a");
+}
+
+TEST(JsonValue, WholeNumbersAreWrittenAsIntegers) {
+    const JsonParse parsed = parse_json("[8, -3, 8.0, 1e3, NaN, \"8\", 99999999999999999999]");
+    std::vector<std::int64_t> got;
+    std::vector<bool> whole;
+    for (JsonValue v : root_of(parsed).elements()) {
+        std::int64_t n = 0;
+        whole.push_back(v.whole_number(n));
+        got.push_back(n);
+    }
+    EXPECT_EQ(whole, (std::vector<bool>{true, true, false, false, false, false, true}));
+    EXPECT_EQ(got[0], 8);
+    EXPECT_EQ(got[1], -3);
+    EXPECT_EQ(got[6], std::numeric_limits<std::int64_t>::max());  // saturated: out of any range
+}
+
+TEST(JsonValue, SpacedFormAsPythonWritesIt) {
+    EXPECT_EQ(spaced_json("[0.9,\n 0.999]"), "[0.9, 0.999]");
+    EXPECT_EQ(spaced_json("[{\"a,b\" :1},\"x: y\"]"), "[{\"a,b\": 1}, \"x: y\"]");
+    EXPECT_EQ(spaced_json("\"a\\\", b\""), "\"a\\\", b\"");
 }
 
 }  // namespace

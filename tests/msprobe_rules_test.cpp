@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 #include "tests/test_support.h"
 
 namespace runtop {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "readers/json_value.h"
+#include "core/json/json_value.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
 #include "writers/tfrecord_writer.h"

@@ -198,7 +198,9 @@ TEST(RuleConfig, ScopeErrorsNameTheFileAndTheRuleNumber) {
 }
 
 TEST(RuleConfig, DocumentErrorsNameTheFile) {
-    EXPECT_EQ(error_of(R"({"rules": [)"), "rules.json: not valid JSON");
+    EXPECT_EQ(error_of(R"({"rules": [)"),
+              "rules.json: not valid JSON (line 1, column 12: the text ends where a value should "
+              "be)");
     EXPECT_EQ(error_of("[]"), "rules.json: the top level is not an object");
     EXPECT_EQ(error_of(R"({"rule": []})"), "rules.json: unknown key 'rule'");
     EXPECT_EQ(error_of(R"({"defaults": "no"})"), "rules.json: 'defaults' is not true or false");

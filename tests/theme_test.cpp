@@ -159,7 +159,8 @@ TEST(Theme, ParseErrorsNameTheFileAndKey) {
         const char* message;
     };
     const Case cases[] = {
-        {"{\"roles\": {\n  \"text\": #fff}}", "t.json: not valid JSON (line 2, column 11)"},
+        {"{\"roles\": {\n  \"text\": #fff}}",
+         "t.json: not valid JSON (line 2, column 11: expected a value, found '#')"},
         {"[]", "t.json: the top level is not an object"},
         {R"({"colours": {}})", "t.json: unknown key 'colours'"},
         {R"({"name": 3})", "t.json: 'name' is not a string"},

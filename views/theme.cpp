@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -16,11 +14,10 @@
 #include <sstream>
 
 #include "core/format.h"
+#include "core/json/json_value.h"
 
 namespace runtop::ui {
 namespace {
-
-using nlohmann::json;
 
 constexpr std::string_view kRoleNames[kRoleCount] = {
     "text",    "dim",     "title",   "border",  "accent",  "ok",      "warn",
@@ -56,9 +53,10 @@ bool parse_rgb(std::string_view s, Rgb& out) {
     return true;
 }
 
-// The value as it appeared, for error messages (never raw control characters).
-std::string shown(const json& v) {
-    return visible(v.dump());
+// The value as it appeared, without whitespace, for error messages (never raw control
+// characters).
+std::string shown(JsonValue v) {
+    return visible(compact_json(v.raw()));
 }
 
 class ThemeParser {
@@ -66,25 +64,23 @@ class ThemeParser {
     explicit ThemeParser(std::string_view origin) : origin_(visible(origin)) {}
 
     Result<Theme> parse(const Theme& base, std::string_view text) {
-        json doc;
-        try {
-            doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true,
-                              /*ignore_comments=*/true);
-        } catch (const json::parse_error& e) {
-            return fail(fmt::format("not valid JSON ({})", position(text, e.byte)));
-        }
+        JsonLimits limits;
+        limits.comments = true;
+        const JsonParse parsed = parse_json(text, limits);
+        if (!parsed) return fail(parsed.error().describe_position());
+        const JsonValue doc = parsed.document().root();
         if (!doc.is_object()) return fail("the top level is not an object");
         Theme theme = base;
         theme.name.clear();
-        for (const auto& [key, value] : doc.items()) {
+        for (const auto& [key, value] : doc.unique_members()) {
             if (key == "name") {
                 if (!value.is_string()) return fail("'name' is not a string");
-                theme.name = value.get<std::string>();
+                theme.name = std::string(value.string());
             } else if (key == "description") {
                 if (!value.is_string()) return fail("'description' is not a string");
             } else if (key == "roles") {
                 if (!value.is_object()) return fail("'roles' is not an object");
-                for (const auto& [role, style] : value.items()) {
+                for (const auto& [role, style] : value.unique_members()) {
                     const auto* it = std::find(std::begin(kRoleNames), std::end(kRoleNames), role);
                     if (it == std::end(kRoleNames))
                         return fail(fmt::format("roles.{}: unknown role", visible(role)));
@@ -102,28 +98,13 @@ class ThemeParser {
   private:
     Error fail(std::string_view why) const { return Error{fmt::format("{}: {}", origin_, why)}; }
 
-    static std::string position(std::string_view text, std::size_t byte) {
-        // nlohmann counts the byte after the error, from 1.
-        std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
-        std::size_t line = 1, column = 1;
-        for (std::size_t i = 0; i < end; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        return fmt::format("line {}, column {}", line, column);
-    }
-
-    std::optional<Error> colour(const std::string& where, const json& v, Rgb& out) const {
-        if (!v.is_string() || !parse_rgb(v.get<std::string>(), out))
+    std::optional<Error> colour(const std::string& where, JsonValue v, Rgb& out) const {
+        if (!v.is_string() || !parse_rgb(v.string(), out))
             return fail(fmt::format("{}: {} is not a colour (#rrggbb)", where, shown(v)));
         return std::nullopt;
     }
 
-    std::optional<Error> role_style(const std::string& role, const json& v, const RoleStyle& base,
+    std::optional<Error> role_style(std::string_view role, JsonValue v, const RoleStyle& base,
                                     RoleStyle& out) const {
         std::string where = "roles." + visible(role);
         out = RoleStyle{};
@@ -131,7 +112,7 @@ class ThemeParser {
         if (v.is_string()) return colour(where, v, out.fg);
         if (!v.is_object())
             return fail(fmt::format("{}: {} is neither a colour nor an object", where, shown(v)));
-        for (const auto& [key, value] : v.items()) {
+        for (const auto& [key, value] : v.unique_members()) {
             std::string at = where + "." + visible(key);
             if (key == "fg") {
                 if (auto err = colour(at, value, out.fg)) return err;
@@ -139,9 +120,9 @@ class ThemeParser {
                 if (auto err = colour(at, value, out.bg)) return err;
                 out.has_bg = true;
             } else if (key == "bold") {
-                if (!value.is_boolean())
+                if (!value.is_bool())
                     return fail(fmt::format("{}: {} is not true or false", at, shown(value)));
-                out.bold = value.get<bool>();
+                out.bold = value.boolean();
             } else {
                 return fail(fmt::format("{}: unknown key", at));
             }

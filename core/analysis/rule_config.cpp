@@ -3,18 +3,15 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
 
+#include "core/json/json_value.h"
 #include "core/rank_spec.h"
 
 namespace runtop {
 namespace {
-
-using nlohmann::json;
 
 std::string_view type_key(RuleType type) {
     switch (type) {
@@ -48,42 +45,43 @@ class Parser {
     explicit Parser(std::string_view origin) : origin_(origin) {}
 
     Result<RuleSet> parse(std::string_view text) {
-        json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false,
-                               /*ignore_comments=*/true);
-        if (doc.is_discarded()) return fail("not valid JSON");
+        JsonLimits limits;
+        limits.comments = true;
+        const JsonParse parsed = parse_json(text, limits);
+        if (!parsed) return fail(parsed.error().describe_position());
+        const JsonValue doc = parsed.document().root();
         if (!doc.is_object()) return fail("the top level is not an object");
-        for (const auto& [key, value] : doc.items()) {
+        const bool msprobe_config = doc.get("alert").exists();
+        for (const auto& [key, value] : doc.unique_members()) {
             if (key != "defaults" && key != "rules" && key != "msprobe" && key != "alert") {
                 // msProbe's monitor config carries many other keys; only reject ours.
-                if (!doc.contains("alert")) return fail(fmt::format("unknown key '{}'", key));
+                if (!msprobe_config) return fail(fmt::format("unknown key '{}'", key));
             }
-            (void)value;
         }
         bool defaults = true;
-        if (doc.contains("defaults")) {
-            if (!doc["defaults"].is_boolean()) return fail("'defaults' is not true or false");
-            defaults = doc["defaults"].get<bool>();
+        if (const JsonValue d = doc.get("defaults")) {
+            if (!d.is_bool()) return fail("'defaults' is not true or false");
+            defaults = d.boolean();
         }
         RuleSet set;
         if (defaults) set = default_rules();
 
         MsProbeParams msprobe;
         RuleScope msprobe_scope;
-        if (doc.contains("msprobe")) {
-            const json& m = doc["msprobe"];
+        if (const JsonValue m = doc.get("msprobe")) {
             if (!m.is_object()) return fail("'msprobe' is not an object");
-            for (const auto& [key, value] : m.items()) {
+            for (const auto& [key, value] : m.unique_members()) {
                 if (key == "variant") {
-                    if (value == "current")
+                    if (value.is_string() && value.string() == "current")
                         msprobe.variant = MsProbeVariant::kCurrent;
-                    else if (value == "legacy")
+                    else if (value.is_string() && value.string() == "legacy")
                         msprobe.variant = MsProbeVariant::kLegacy;
                     else
                         return fail("'msprobe.variant' is not \"current\" or \"legacy\"");
                 } else if (key == "tags" || key == "exclude_tags" || key == "ranks") {
                     if (!value.is_string())
                         return fail(fmt::format("'msprobe.{}' is not a string", key));
-                    std::string s = value.get<std::string>();
+                    std::string s(value.string());
                     (key == "tags"    ? msprobe_scope.tags
                      : key == "ranks" ? msprobe_scope.ranks
                                       : msprobe_scope.exclude_tags) = s;
@@ -93,29 +91,29 @@ class Parser {
             }
         }
 
-        std::vector<const json*> entries;
-        auto collect = [&](const json& list, std::string_view where) -> Status {
+        std::vector<JsonValue> entries;
+        auto collect = [&](JsonValue list, std::string_view where) -> Status {
             if (!list.is_array())
                 return Error{fmt::format("{}: '{}' is not a list", origin_, where)};
-            for (const json& e : list) entries.push_back(&e);
+            for (JsonValue e : list.elements()) entries.push_back(e);
             return ok_status();
         };
-        if (doc.contains("rules"))
-            if (Status s = collect(doc["rules"], "rules"); !s) return s.error();
-        if (doc.contains("alert") && doc["alert"].is_object() && doc["alert"].contains("rules"))
-            if (Status s = collect(doc["alert"]["rules"], "alert.rules"); !s) return s.error();
+        if (const JsonValue rules = doc.get("rules"))
+            if (Status s = collect(rules, "rules"); !s) return s.error();
+        if (const JsonValue rules = doc.get("alert").get("rules"))
+            if (Status s = collect(rules, "alert.rules"); !s) return s.error();
 
         std::vector<RuleType> replaced;
         int number = 0;
-        for (const json* e : entries) {
+        for (const JsonValue e : entries) {
             ++number;
-            if (!e->is_object()) return fail(fmt::format("rule {} is not an object", number));
-            if (e->contains("rule_name")) {
-                Status s = msprobe_spec(*e, number, msprobe);
+            if (!e.is_object()) return fail(fmt::format("rule {} is not an object", number));
+            if (e.get("rule_name")) {
+                Status s = msprobe_spec(e, number, msprobe);
                 if (!s) return s.error();
                 continue;
             }
-            Result<RuleConfig> rule = native_rule(*e, number);
+            Result<RuleConfig> rule = native_rule(e, number);
             if (!rule) return rule.error();
             // A built-in type replaces its default (tune or turn off); repeats add more.
             const RuleType type = rule->type;
@@ -145,32 +143,33 @@ class Parser {
   private:
     Error fail(std::string_view why) const { return Error{fmt::format("{}: {}", origin_, why)}; }
 
-    Status msprobe_spec(const json& e, int number, MsProbeParams& out) {
-        if (!e["rule_name"].is_string())
+    Status msprobe_spec(JsonValue e, int number, MsProbeParams& out) {
+        if (!e.get("rule_name").is_string())
             return fail(fmt::format("rule {}: 'rule_name' is not a string", number));
         MsProbeRuleSpec spec;
-        spec.rule_name = e["rule_name"].get<std::string>();
-        if (e.contains("args")) {
-            const json& args = e["args"];
+        spec.rule_name = std::string(e.get("rule_name").string());
+        if (const JsonValue args = e.get("args")) {
             if (!args.is_object())
                 return fail(
                     fmt::format("rule {} ({}): 'args' is not an object", number, spec.rule_name));
-            if (args.contains("threshold") && !args["threshold"].is_null()) {
-                if (!args["threshold"].is_number())
+            if (const JsonValue threshold = args.get("threshold");
+                threshold && !threshold.is_null()) {
+                // NaN and Infinity parse (Python writes them) but are no threshold.
+                if (!threshold.is_number() || !std::isfinite(threshold.number()))
                     return fail(fmt::format("rule {} ({}): 'threshold' is not a number", number,
                                             spec.rule_name));
-                spec.threshold = args["threshold"].get<double>();
+                spec.threshold = threshold.number();
             }
         }
         out.specs.push_back(std::move(spec));
         return ok_status();
     }
 
-    Result<RuleConfig> native_rule(const json& e, int number) {
+    Result<RuleConfig> native_rule(JsonValue e, int number) {
         enabled_ = true;
-        if (!e.contains("rule") || !e["rule"].is_string())
+        if (!e.get("rule").is_string())
             return fail(fmt::format("rule {} has no \"rule\" (or msProbe \"rule_name\")", number));
-        const std::string type = e["rule"].get<std::string>();
+        const std::string type(e.get("rule").string());
         RuleConfig r;
         if (type == "nonfinite")
             r = make_rule(RuleType::kNonFinite, Severity::kAlert);
@@ -191,9 +190,9 @@ class Parser {
             r.scope.exclude_tags = std::string(default_spike_exclusions());
         const std::string where = fmt::format("rule {} ({})", number, type);
 
-        for (const auto& [key, value] : e.items()) {
+        for (const auto& [key, value] : e.unique_members()) {
             if (key == "rule") continue;
-            Status s = field(r, key, value, where);
+            Status s = field(r, std::string(key), value, where);
             if (!s) return s.error();
         }
         if (r.type == RuleType::kThreshold && !r.threshold.above && !r.threshold.below)
@@ -202,20 +201,20 @@ class Parser {
         return r;
     }
 
-    Status number(const json& v, const std::string& where, std::string_view key, double& out,
+    Status number(JsonValue v, const std::string& where, std::string_view key, double& out,
                   double min_value) {
-        if (!v.is_number() || !std::isfinite(v.get<double>()))
+        if (!v.is_number() || !std::isfinite(v.number()))
             return fail(fmt::format("{}: '{}' is not a number", where, key));
-        out = v.get<double>();
+        out = v.number();
         if (out < min_value)
             return fail(fmt::format("{}: '{}' must be at least {}", where, key, min_value));
         return ok_status();
     }
-    Status integer(const json& v, const std::string& where, std::string_view key, int& out,
+    Status integer(JsonValue v, const std::string& where, std::string_view key, int& out,
                    int min_value, int max_value) {
-        if (!v.is_number_integer())
+        std::int64_t n = 0;
+        if (!v.whole_number(n))
             return fail(fmt::format("{}: '{}' is not a whole number", where, key));
-        const auto n = v.get<std::int64_t>();
         if (n < min_value || n > max_value)
             return fail(
                 fmt::format("{}: '{}' must be in {}..{}", where, key, min_value, max_value));
@@ -223,15 +222,15 @@ class Parser {
         return ok_status();
     }
 
-    Status field(RuleConfig& r, const std::string& key, const json& v, const std::string& where) {
+    Status field(RuleConfig& r, const std::string& key, JsonValue v, const std::string& where) {
         auto str = [&](std::string& out) -> Status {
             if (!v.is_string()) return fail(fmt::format("{}: '{}' is not a string", where, key));
-            out = v.get<std::string>();
+            out = std::string(v.string());
             return ok_status();
         };
         if (key == "enabled") {
-            if (!v.is_boolean()) return fail(where + ": 'enabled' is not true or false");
-            enabled_ = v.get<bool>();
+            if (!v.is_bool()) return fail(where + ": 'enabled' is not true or false");
+            enabled_ = v.boolean();
             return ok_status();
         }
         if (key == "name") return str(r.name);
@@ -239,9 +238,9 @@ class Parser {
         if (key == "exclude_tags") return str(r.scope.exclude_tags);
         if (key == "ranks") return str(r.scope.ranks);
         if (key == "severity") {
-            if (v == "warn")
+            if (v.is_string() && v.string() == "warn")
                 r.severity = Severity::kWarn;
-            else if (v == "alert")
+            else if (v.is_string() && v.string() == "alert")
                 r.severity = Severity::kAlert;
             else
                 return fail(where + ": 'severity' is not \"warn\" or \"alert\"");
@@ -264,7 +263,7 @@ class Parser {
                 break;
             case RuleType::kThreshold:
                 if (key == "above" || key == "below") {
-                    double x;
+                    double x = 0;
                     if (Status s = number(v, where, key, x, -HUGE_VAL); !s) return s;
                     (key == "above" ? r.threshold.above : r.threshold.below) = x;
                     return ok_status();

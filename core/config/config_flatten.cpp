@@ -5,7 +5,7 @@
 #include <map>
 #include <optional>
 
-#include "core/format.h"
+#include "core/json/json_value.h"
 
 namespace runtop {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 constexpr std::string_view kTextSummarySuffix = "/text_summary";
 // Deeper JSON is not a configuration anyone wrote by hand; it stays one piece of text, and the
 // recursion stays bounded whatever the input.
-constexpr int kMaxJsonDepth = 64;
+constexpr std::uint32_t kMaxJsonDepth = 64;
 // A "key: value" line whose key is longer than this is prose, not a setting.
 constexpr std::size_t kMaxLineKey = 100;
 
@@ -50,246 +50,35 @@ std::vector<ConfigItem> last_wins(std::vector<ConfigItem> items) {
     return out;
 }
 
-// Rule 1: a JSON object, flattened. A small validating parser: the items come out only when
-// the whole text is one JSON object (RFC 8259 plus Python's NaN, Infinity, -Infinity).
-class JsonFlattener {
-  public:
-    explicit JsonFlattener(std::string_view text) : s_(text) {}
-
-    std::optional<std::vector<ConfigItem>> run(std::string_view base) {
-        skip_space();
-        if (!peek('{')) return std::nullopt;
-        if (!flat(std::string(base), '/', 0)) return std::nullopt;
-        skip_space();
-        if (i_ != s_.size()) return std::nullopt;
-        return std::move(items_);
+// Rule 1: a JSON object, flattened: a value at `key`; objects open into their members,
+// anything else is one item.
+void flatten_json(JsonValue value, const std::string& key, char separator,
+                  std::vector<ConfigItem>& items) {
+    if (!value.is_object()) {
+        items.push_back(
+            {key, value.is_string() ? std::string(value.string()) : spaced_json(value.raw())});
+        return;
     }
-
-  private:
-    bool peek(char c) const { return i_ < s_.size() && s_[i_] == c; }
-    void skip_space() {
-        while (i_ < s_.size() && is_space(s_[i_])) ++i_;
+    if (value.size() == 0) {
+        items.push_back({key, "{}"});
+        return;
     }
-    bool literal(std::string_view word) {
-        if (s_.substr(i_, word.size()) != word) return false;
-        i_ += word.size();
-        return true;
-    }
+    for (const auto& [name, member] : value.members())
+        flatten_json(member, join_key(key, separator, name), '.', items);
+}
 
-    // A value at `key`: objects open into their members, anything else is one item.
-    bool flat(const std::string& key, char separator, int depth) {
-        skip_space();
-        if (!peek('{')) {
-            std::string value;
-            if (peek('"')) {
-                if (!string(&value)) return false;
-            } else if (!compact(value, depth)) {
-                return false;
-            }
-            items_.push_back({key, std::move(value)});
-            return true;
-        }
-        if (depth >= kMaxJsonDepth) return false;
-        ++i_;
-        skip_space();
-        if (peek('}')) {
-            ++i_;
-            items_.push_back({key, "{}"});
-            return true;
-        }
-        while (true) {
-            skip_space();
-            std::string name;
-            if (!string(&name)) return false;
-            skip_space();
-            if (!peek(':')) return false;
-            ++i_;
-            if (!flat(join_key(key, separator, name), '.', depth + 1)) return false;
-            skip_space();
-            if (peek(',')) {
-                ++i_;
-                continue;
-            }
-            if (!peek('}')) return false;
-            ++i_;
-            return true;
-        }
-    }
-
-    // Any value as compact JSON: strings as written, no space but one after ',' and ':'.
-    bool compact(std::string& out, int depth) {
-        skip_space();
-        if (i_ >= s_.size()) return false;
-        const char c = s_[i_];
-        if (c == '"') {
-            const std::size_t begin = i_;
-            if (!string(nullptr)) return false;
-            out += s_.substr(begin, i_ - begin);
-            return true;
-        }
-        if (c == '[' || c == '{') {
-            if (depth >= kMaxJsonDepth) return false;
-            const char close = c == '[' ? ']' : '}';
-            out += c;
-            ++i_;
-            skip_space();
-            if (peek(close)) {
-                out += close;
-                ++i_;
-                return true;
-            }
-            while (true) {
-                if (c == '{') {
-                    skip_space();
-                    if (!compact_string_only(out)) return false;
-                    skip_space();
-                    if (!peek(':')) return false;
-                    ++i_;
-                    out += ": ";
-                }
-                if (!compact(out, depth + 1)) return false;
-                skip_space();
-                if (peek(',')) {
-                    ++i_;
-                    out += ", ";
-                    continue;
-                }
-                if (!peek(close)) return false;
-                ++i_;
-                out += close;
-                return true;
-            }
-        }
-        for (std::string_view word : {"true", "false", "null", "NaN", "Infinity", "-Infinity"}) {
-            if (literal(word)) {
-                out += word;
-                return true;
-            }
-        }
-        return number(out);
-    }
-
-    bool compact_string_only(std::string& out) {
-        const std::size_t begin = i_;
-        if (!peek('"') || !string(nullptr)) return false;
-        out += s_.substr(begin, i_ - begin);
-        return true;
-    }
-
-    // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, copied as written.
-    bool number(std::string& out) {
-        const std::size_t begin = i_;
-        auto digits = [&] {
-            const std::size_t from = i_;
-            while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
-            return i_ > from;
-        };
-        if (peek('-')) ++i_;
-        if (peek('0'))
-            ++i_;
-        else if (!digits())
-            return false;
-        if (peek('.')) {
-            ++i_;
-            if (!digits()) return false;
-        }
-        if (peek('e') || peek('E')) {
-            ++i_;
-            if (peek('+') || peek('-')) ++i_;
-            if (!digits()) return false;
-        }
-        out += s_.substr(begin, i_ - begin);
-        return true;
-    }
-
-    std::optional<std::uint32_t> hex4() {
-        if (s_.size() - i_ < 4) return std::nullopt;
-        std::uint32_t v = 0;
-        for (int k = 0; k < 4; ++k) {
-            const char h = s_[i_++];
-            v <<= 4;
-            if (h >= '0' && h <= '9')
-                v |= static_cast<std::uint32_t>(h - '0');
-            else if (h >= 'a' && h <= 'f')
-                v |= static_cast<std::uint32_t>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F')
-                v |= static_cast<std::uint32_t>(h - 'A' + 10);
-            else
-                return std::nullopt;
-        }
-        return v;
-    }
-
-    // A string literal at i_, decoded into `out` (nullptr: only checked).
-    bool string(std::string* out) {
-        if (!peek('"')) return false;
-        ++i_;
-        while (i_ < s_.size()) {
-            const char c = s_[i_++];
-            if (c == '"') return true;
-            if (static_cast<unsigned char>(c) < 0x20) return false;
-            if (c != '\\') {
-                if (out) *out += c;
-                continue;
-            }
-            if (i_ >= s_.size()) return false;
-            const char e = s_[i_++];
-            char plain = 0;
-            switch (e) {
-                case '"':
-                    plain = '"';
-                    break;
-                case '\\':
-                    plain = '\\';
-                    break;
-                case '/':
-                    plain = '/';
-                    break;
-                case 'b':
-                    plain = '\b';
-                    break;
-                case 'f':
-                    plain = '\f';
-                    break;
-                case 'n':
-                    plain = '\n';
-                    break;
-                case 'r':
-                    plain = '\r';
-                    break;
-                case 't':
-                    plain = '\t';
-                    break;
-                case 'u':
-                    break;
-                default:
-                    return false;
-            }
-            if (e != 'u') {
-                if (out) *out += plain;
-                continue;
-            }
-            std::optional<std::uint32_t> cp = hex4();
-            if (!cp) return false;
-            // A high surrogate followed by a low one is one code point; a lone one is U+FFFD.
-            if (*cp >= 0xD800 && *cp < 0xDC00 && s_.substr(i_, 2) == "\\u") {
-                const std::size_t save = i_;
-                i_ += 2;
-                std::optional<std::uint32_t> low = hex4();
-                if (low && *low >= 0xDC00 && *low < 0xE000)
-                    *cp = 0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00);
-                else
-                    i_ = save;
-            }
-            if (out) append_utf8(*out, *cp);
-        }
-        return false;
-    }
-
-    std::string_view s_;
-    std::size_t i_ = 0;
-    std::vector<ConfigItem> items_;
-};
+// The items only when the whole text is one JSON object (RFC 8259 plus Python's NaN,
+// Infinity, -Infinity; no byte-order mark: a text summary with one is prose).
+std::optional<std::vector<ConfigItem>> json_items(std::string_view base, std::string_view text) {
+    if (text.starts_with("\xEF\xBB\xBF")) return std::nullopt;
+    JsonLimits limits;
+    limits.max_depth = kMaxJsonDepth;
+    const JsonParse parsed = parse_json(text, limits);
+    if (!parsed || !parsed.document().root().is_object()) return std::nullopt;
+    std::vector<ConfigItem> items;
+    flatten_json(parsed.document().root(), std::string(base), '/', items);
+    return items;
+}
 
 std::vector<std::string_view> lines_of(std::string_view text) {
     std::vector<std::string_view> lines;
@@ -380,7 +169,7 @@ std::string_view config_key_of_tag(std::string_view tag) {
 
 std::vector<ConfigItem> flatten_config_text(std::string_view tag, std::string_view text) {
     const std::string_view base = config_key_of_tag(tag);
-    if (std::optional<std::vector<ConfigItem>> json = JsonFlattener(text).run(base))
+    if (std::optional<std::vector<ConfigItem>> json = json_items(base, text))
         return last_wins(std::move(*json));
     const std::vector<std::string_view> lines = lines_of(text);
     if (std::optional<std::vector<ConfigItem>> table = table_items(base, lines)) return *table;

@@ -19,10 +19,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json/json_value.h"
 #include "core/point_sink.h"
 #include "readers/hf_trainer_state_reader.h"
 #include "readers/hparams_reader.h"
-#include "readers/json_value.h"
 #include "readers/msprobe_anomaly_reader.h"
 #include "readers/oumi_telemetry_reader.h"
 

@@ -54,6 +54,9 @@ class JsonValue {
     double number() const;  // NaN unless a number
     // A number with an integral value that fits (from its text, so large integers are exact).
     bool integer(std::int64_t& out) const;
+    // A number written as an integer (no fraction, no exponent: "8", not "8.0" or "1e3"), for
+    // settings that take whole numbers; beyond 64 bits it saturates (a range check refuses it).
+    bool whole_number(std::int64_t& out) const;
     std::string_view string() const;  // the decoded text of a string, else ""
     // The value's exact text in the input: "1e-05", "\"a\\n\"", "[1, 2]".
     std::string_view raw() const;
@@ -66,6 +69,9 @@ class JsonValue {
     class Members;
     Elements elements() const;  // empty unless an array
     Members members() const;    // empty unless an object
+    // Each key once, at its first place, with its last value: the dict Python's json.loads
+    // makes. What runtop's own files (config, themes, rules) are read as.
+    std::vector<JsonMember> unique_members() const;
 
   private:
     friend class JsonDocument;
@@ -153,6 +159,7 @@ class JsonDocument {
 
   private:
     friend class JsonValue;
+    template <bool kComments>
     friend class JsonParser;
     template <class Item>
     friend class json_detail::ChildIterator;
@@ -190,6 +197,9 @@ struct JsonLimits {
     std::uint32_t max_depth = 256;  // nested arrays and objects
     std::size_t max_bytes = std::size_t{1} << 30;
     std::size_t max_values = std::size_t{1} << 25;  // ~40 bytes each
+    // runtop's own files (config.json, themes, rules files) may carry // and /* */ comments
+    // wherever whitespace may be; files that tools write never do.
+    bool comments = false;
 };
 
 struct JsonError {
@@ -200,12 +210,15 @@ struct JsonError {
     Kind kind = Kind::kInvalid;
     std::size_t offset = 0;  // the offending byte; the text's size when incomplete
     std::size_t line = 1;    // of `offset`, 1-based
+    std::size_t column = 1;  // of `offset` in its line, 1-based, in bytes
     std::string reason;      // e.g. "expected ':' after an object key"
 
     bool incomplete() const { return kind == Kind::kIncomplete; }
     // One line: "not valid JSON at byte 123 (line 4): expected ...", or
     // "JSON ends early at byte 80 (line 3): inside an object".
     std::string describe() const;
+    // For files people edit: "not valid JSON (line 2, column 11: expected a value, found '#')".
+    std::string describe_position() const;
 };
 
 class JsonParse {
@@ -229,6 +242,9 @@ JsonParse parse_json(std::string_view text, const JsonLimits& limits = {});
 
 // `raw` (a value's raw() text) without the whitespace between tokens: "[1,2]" for "[1, 2]".
 std::string compact_json(std::string_view raw);
+// `raw` with one space after each ',' and ':' between tokens, and no other whitespace:
+// "[0.9, 0.999]", how Python's json.dumps writes by default.
+std::string spaced_json(std::string_view raw);
 // A 64-bit hash of compact_json(raw), computed without building it: the same value written
 // with other indentation hashes the same.
 std::uint64_t json_hash(std::string_view raw);
