@@ -1,6 +1,7 @@
 // `runtop diff`: two roots read once, each run of one compared with its partner in the other
-// (core/compare/run_compare.h, core/config/config_diff.h), printed as text, csv or json (docs/diff.md). Exit 0
-// when no tag diverges, 1 when some do, 2 on usage errors, a root that cannot be read, or (unless
+// (core/compare/run_compare.h, core/config/config_diff.h), printed as text, csv or json
+// (docs/diff.md). Exit 0 when no tag diverges, 1 when some do, 2 on usage errors, a root that
+// cannot be read, or (unless
 // --allow-unreadable) a data file or directory below a root that cannot.
 //
 // Pairing: each root normally holds one run, and the two are compared whatever their names.
@@ -21,10 +22,10 @@
 #include "app/diff_report.h"
 #include "app/inputs.h"
 #include "app/read_summary.h"
+#include "core/compare/run_compare.h"
 #include "core/config/config_diff.h"
 #include "core/format.h"
 #include "core/identity.h"
-#include "core/compare/run_compare.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
 #include "readers/source_set.h"

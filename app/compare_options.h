@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "app/args.h"
-#include "core/result.h"
 #include "core/compare/run_compare.h"
+#include "core/result.h"
 
 namespace runtop {
 

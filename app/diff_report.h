@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config/config_diff.h"
 #include "core/compare/run_compare.h"
+#include "core/config/config_diff.h"
 
 namespace runtop {
 

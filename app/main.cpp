@@ -2,4 +2,6 @@
 // core/.
 #include "app/cli.h"
 
-int main(int argc, char** argv) { return runtop::run_cli(argc, argv); }
+int main(int argc, char** argv) {
+    return runtop::run_cli(argc, argv);
+}

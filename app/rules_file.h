@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/result.h"
 #include "core/analysis/rule_config.h"
+#include "core/result.h"
 
 namespace runtop {
 

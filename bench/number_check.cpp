@@ -95,8 +95,9 @@ int main(int argc, char** argv) {
                             ok ? "gave" : "refused", got, want);
         }
     }
-    std::printf("runtop_number_check: parse_value == strtod (bit for bit) on %ld of %ld random "
-                "decimal strings: %s\n",
-                checked - mismatches, checked, mismatches ? "FAIL" : "ok");
+    std::printf(
+        "runtop_number_check: parse_value == strtod (bit for bit) on %ld of %ld random "
+        "decimal strings: %s\n",
+        checked - mismatches, checked, mismatches ? "FAIL" : "ok");
     return mismatches ? 1 : 0;
 }

@@ -10,7 +10,7 @@
 namespace runtop {
 
 class RankSpec {
-public:
+  public:
     // The empty spec selects everything.
     static Result<RankSpec> parse(std::string_view text);
 
@@ -18,7 +18,7 @@ public:
     bool selects(int rank) const;
     bool empty() const { return include_.empty() && exclude_.empty(); }
 
-private:
+  private:
     std::vector<std::pair<int, int>> include_;  // inclusive ranges
     std::vector<std::pair<int, int>> exclude_;
 };

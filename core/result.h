@@ -14,7 +14,7 @@ struct Error {
 
 template <class T>
 class Result {
-public:
+  public:
     Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose, like std::expected
     Result(Error error) : v_(std::move(error)) {}
 
@@ -39,12 +39,14 @@ public:
         return std::get<1>(v_);
     }
 
-private:
+  private:
     std::variant<T, Error> v_;
 };
 
 struct Unit {};
 using Status = Result<Unit>;
-inline Status ok_status() { return Unit{}; }
+inline Status ok_status() {
+    return Unit{};
+}
 
 }  // namespace runtop

@@ -15,8 +15,8 @@ Result<SeriesFilter> SeriesFilter::make(std::string_view tag_regex, std::string_
         RE2::Options options;
         options.set_case_sensitive(false);
         options.set_log_errors(false);
-        auto re = std::make_unique<RE2>(re2::StringPiece(tag_regex.data(), tag_regex.size()),
-                                        options);
+        auto re =
+            std::make_unique<RE2>(re2::StringPiece(tag_regex.data(), tag_regex.size()), options);
         if (!re->ok())
             return Error{"bad --filter regex '" + std::string(tag_regex) + "': " + re->error()};
         filter.tag_re_ = std::move(re);

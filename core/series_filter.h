@@ -17,7 +17,7 @@ class RE2;
 namespace runtop {
 
 class SeriesFilter {
-public:
+  public:
     SeriesFilter();
     ~SeriesFilter();
     SeriesFilter(SeriesFilter&&) noexcept;
@@ -27,7 +27,7 @@ public:
     static Result<SeriesFilter> make(std::string_view tag_regex, std::string_view rank_spec);
     bool selects(const SeriesKey& key) const;
 
-private:
+  private:
     std::unique_ptr<re2::RE2> tag_re_;
     RankSpec ranks_;
 };

@@ -25,7 +25,8 @@ constexpr Tables make_tables() {
         t[0][i] = c;
     }
     for (std::size_t k = 1; k < 8; ++k)
-        for (std::uint32_t i = 0; i < 256; ++i) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
+        for (std::uint32_t i = 0; i < 256; ++i)
+            t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
     return t;
 }
 
@@ -80,7 +81,7 @@ constexpr ShiftTable make_shifts() {
 constexpr ShiftTable kShifts = make_shifts();
 
 __attribute__((target("sse4.2,pclmul"))) inline std::uint64_t shift_state(std::uint64_t state,
-                                                                           std::uint32_t k) {
+                                                                          std::uint32_t k) {
     __m128i product = _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<long long>(state)),
                                            _mm_cvtsi32_si128(static_cast<int>(k)), 0x00);
     return _mm_crc32_u64(0, static_cast<std::uint64_t>(_mm_cvtsi128_si64(product)));
@@ -113,8 +114,9 @@ __attribute__((target("sse4.2"), always_inline)) inline std::uint32_t hardware_u
     return c32;
 }
 
-__attribute__((target("sse4.2,pclmul"))) std::uint32_t hardware_update_3way(
-    std::uint32_t crc, const unsigned char* p, std::size_t n) {
+__attribute__((target("sse4.2,pclmul"))) std::uint32_t hardware_update_3way(std::uint32_t crc,
+                                                                            const unsigned char* p,
+                                                                            std::size_t n) {
     std::uint64_t c = crc;
     while (n >= kThreeWayMin) {
         const std::size_t words = std::min(n / 24, kMaxStreamWords);
@@ -140,7 +142,7 @@ __attribute__((noinline)) std::uint32_t crc32c_long(const unsigned char* p, std:
 }
 
 __attribute__((target("sse4.2"), noinline)) std::uint32_t crc32c_short(const unsigned char* p,
-                                                                        std::size_t n) {
+                                                                       std::size_t n) {
     return ~hardware_update(~0u, p, n);
 }
 
@@ -153,8 +155,12 @@ bool detect_clmul() {
     return __builtin_cpu_supports("pclmul");
 }
 #else
-bool detect_hardware() { return false; }
-bool detect_clmul() { return false; }
+bool detect_hardware() {
+    return false;
+}
+bool detect_clmul() {
+    return false;
+}
 #endif
 
 const bool kHardware = detect_hardware();
@@ -177,6 +183,8 @@ std::uint32_t crc32c(const void* data, std::size_t size) {
     return ~portable_update(~0u, p, size);
 }
 
-bool crc32c_is_hardware() { return kHardware; }
+bool crc32c_is_hardware() {
+    return kHardware;
+}
 
 }  // namespace runtop

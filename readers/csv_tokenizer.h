@@ -42,7 +42,7 @@ class CsvTokenizer {
                 fields_.clear();
                 next = split_quoted(begin, end);
             }
-            if (!next) return pos;  // the record is not complete yet
+            if (!next) return pos;                             // the record is not complete yet
             if (!(fields_.size() == 1 && fields_[0].empty()))  // blank line
                 on_record(std::span<const std::string_view>(fields_), pos);
             pos = static_cast<std::size_t>(next - data);
@@ -64,10 +64,9 @@ class CsvTokenizer {
             block = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
             valid = (1u << (end - p)) - 1;
         }
-        __m128i hits = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(',')),
-                         _mm_cmpeq_epi8(block, _mm_set1_epi8('\n'))),
-            _mm_cmpeq_epi8(block, _mm_set1_epi8('"')));
+        __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(',')),
+                                                 _mm_cmpeq_epi8(block, _mm_set1_epi8('\n'))),
+                                    _mm_cmpeq_epi8(block, _mm_set1_epi8('"')));
         return static_cast<std::uint32_t>(_mm_movemask_epi8(hits)) & valid;
 #else
         std::uint32_t mask = 0;

@@ -37,7 +37,7 @@ inline bool read_varint(const unsigned char*& p, const unsigned char* end, std::
 // A cursor over one message's bytes. Every read checks bounds; on malformed input `ok()`
 // turns false and stays false, and reads return zeros.
 class Cursor {
-public:
+  public:
     explicit Cursor(std::string_view bytes)
         : p_(reinterpret_cast<const unsigned char*>(bytes.data())), end_(p_ + bytes.size()) {}
 
@@ -104,7 +104,7 @@ public:
         }
     }
 
-private:
+  private:
     std::uint64_t fail() {
         ok_ = false;
         p_ = end_;

@@ -1,7 +1,7 @@
 // Configuration flattening (core/config/config_flatten.h) and the difference between two runs'
-// configurations (core/config/config_diff.h): JSON nesting, key/value lines, markdown tables, the keys
-// the hparams.yaml and deepspeed_config.csv readers give, ranks that agree or not, text that is
-// not structured, empty configurations.
+// configurations (core/config/config_diff.h): JSON nesting, key/value lines, markdown tables, the
+// keys the hparams.yaml and deepspeed_config.csv readers give, ranks that agree or not, text that
+// is not structured, empty configurations.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -20,13 +20,16 @@ TEST(Crc32c, ThirtyTwoZeroBytes) {
 }
 
 TEST(Crc32c, MaskedVectors) {
-    std::string s = "\x1a\x11" "CRC test, one two";
+    std::string s =
+        "\x1a\x11"
+        "CRC test, one two";
     EXPECT_EQ(masked_crc32c(s.data(), s.size()), 0x5794D08Au);
     const unsigned char len24[8] = {0x18, 0, 0, 0, 0, 0, 0, 0};
     EXPECT_EQ(masked_crc32c(len24, 8), 0x224B7FA3u);
     const unsigned char zeros[8] = {};
     EXPECT_EQ(masked_crc32c(zeros, 8), 0x07980329u);
-    std::string rec = std::string("\x09\x00\x00\x80\x38\x99\xd6\xd7\x41\x1a\x0d", 11) + "brain.Event:2";
+    std::string rec =
+        std::string("\x09\x00\x00\x80\x38\x99\xd6\xd7\x41\x1a\x0d", 11) + "brain.Event:2";
     EXPECT_EQ(masked_crc32c(rec.data(), rec.size()), 0xAB364B12u);
 }
 

@@ -132,8 +132,8 @@ std::string oversized_header() {
 // written and waited there forever: the records after it were read or not depending on where
 // the writer's flushes fell.
 TEST(FuzzRegression, OversizedHeaderInsideCorruptDataDoesNotDependOnPollBoundaries) {
-    const std::string data = "garbage" + oversized_header() +
-                             frame_record(events::simple_scalar("loss", 1.5f, 7, 3.0));
+    const std::string data =
+        "garbage" + oversized_header() + frame_record(events::simple_scalar("loss", 1.5f, 7, 3.0));
     for (std::size_t first : {data.size(), std::size_t{7 + 11}}) {
         SCOPED_TRACE(first);
         TempDir dir;

@@ -8,8 +8,12 @@
 namespace runtop {
 namespace {
 
-bool never(const std::string&) { return false; }
-bool always(const std::string&) { return true; }
+bool never(const std::string&) {
+    return false;
+}
+bool always(const std::string&) {
+    return true;
+}
 
 TEST(Identity, RootSpecs) {
     EXPECT_EQ(parse_root_spec("logs/run_a/", never)->name, "run_a");

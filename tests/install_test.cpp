@@ -50,8 +50,8 @@ TEST(Install, LaysOutEveryFileUnderThePrefix) {
     EXPECT_EQ(v.exit_code, 0);
     EXPECT_EQ(v.out.rfind("runtop ", 0), 0u) << v.out;
     const testing::ProcessOutput page = testing::run_process(
-        {"sh", "-c", "gzip -dc '" + usr + "/share/man/man1/runtop.1.gz' | cmp - '" +
-                         RUNTOP_MAN_PAGE + "'"});
+        {"sh", "-c",
+         "gzip -dc '" + usr + "/share/man/man1/runtop.1.gz' | cmp - '" + RUNTOP_MAN_PAGE + "'"});
     EXPECT_EQ(page.exit_code, 0) << page.out << page.err;
 }
 

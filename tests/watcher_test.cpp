@@ -98,7 +98,7 @@ bool mentions(const std::vector<std::string>& messages, std::string_view what) {
 }
 
 class WatcherModes : public ::testing::TestWithParam<WatchMode> {
-protected:
+  protected:
     // A watcher over root/, with the initial walk taken.
     std::unique_ptr<Watcher> start(Events* initial = nullptr) {
         auto w = Watcher::create({root}, options_for(GetParam()));

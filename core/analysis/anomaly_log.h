@@ -12,9 +12,9 @@
 // takes the higher severity of the two: msProbe calls an Inf "turbulence" (a warning), and a gate
 // on alerts must not pass because msProbe saw the same step first.
 //
-// Order (msprobe_anomaly_less, core/analysis/anomaly_order.h): step, micro-step, train stage, pipeline
-// stages, call id; then rank, run, tag and arrival. msProbe's entries all say micro-step 0 (its
-// factory never sets it) and its analyser sorts by that, so records with a call id sort with
+// Order (msprobe_anomaly_less, core/analysis/anomaly_order.h): step, micro-step, train stage,
+// pipeline stages, call id; then rank, run, tag and arrival. msProbe's entries all say micro-step 0
+// (its factory never sets it) and its analyser sorts by that, so records with a call id sort with
 // micro-step 0 too, their call ids ordering the micro-steps. Series that are not msProbe's have no
 // stage
 // (-1) and no call id (-1). For runtop's records on msProbe statistics the pipeline stage and
@@ -28,8 +28,8 @@
 #include <tuple>
 #include <vector>
 
-#include "core/anomaly_record.h"
 #include "core/analysis/rule_config.h"
+#include "core/anomaly_record.h"
 #include "core/series_key.h"
 
 namespace runtop {

@@ -4,9 +4,10 @@
 // What a run carries is every ConfigText the Store keeps for it (the latest per rank and tag):
 // TensorBoard text summaries (`config/text_summary`, MindSpore's `<key>/text_summary`, HF's
 // `args/text_summary`...), the hparams plugin's session start (PyTorch add_hparams, Lightning's
-// TensorBoardLogger: `_hparams_/<name>`, one text per hyperparameter), Lightning's hparams.yaml (`hparams/<dotted key>`, one text per
-// leaf, from readers/hparams_reader.cpp), DeepSpeed's deepspeed_config.csv (`<key>`, one text
-// per row), HF's trainer_state.json scalars (`trainer_state/<key>`) and Oumi's telemetry
+// TensorBoardLogger: `_hparams_/<name>`, one text per hyperparameter), Lightning's hparams.yaml
+// (`hparams/<dotted key>`, one text per leaf, from readers/hparams_reader.cpp), DeepSpeed's
+// deepspeed_config.csv (`<key>`, one text per row), HF's trainer_state.json scalars
+// (`trainer_state/<key>`) and Oumi's telemetry
 // (`oumi/...`). Each text becomes items by core/config/config_flatten.h.
 //
 // Ranks: a key every rank that carries it gives the same value is one entry (rank nullopt).

@@ -1,6 +1,6 @@
-// Fixed-width bit packing for the Store's sealed chunks (core/store/chunk_codec.h): n unsigned values
-// of `width` bits (0..64) take words_for(n, width) 64-bit words, value i starting at bit
-// i * width, and any one value is read back in O(1) without touching the others.
+// Fixed-width bit packing for the Store's sealed chunks (core/store/chunk_codec.h): n unsigned
+// values of `width` bits (0..64) take words_for(n, width) 64-bit words, value i starting at bit i *
+// width, and any one value is read back in O(1) without touching the others.
 #pragma once
 
 #include <bit>

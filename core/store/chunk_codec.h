@@ -29,10 +29,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/series_key.h"
 #include "core/store/bit_pack.h"
 #include "core/store/point_arena.h"
 #include "core/store/segment_summary.h"
-#include "core/series_key.h"
 
 namespace runtop {
 

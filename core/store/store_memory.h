@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/store/point_arena.h"
 #include "core/series_key.h"
+#include "core/store/point_arena.h"
 #include "core/store/store_limits.h"
 
 namespace runtop {

@@ -26,7 +26,7 @@ std::uint64_t bits_of(double v) {
 }
 
 class Handler final : public EventHandler {
-public:
+  public:
     void on_scalar(std::string_view tag, std::int64_t step, double wall, double value) override {
         log += "s:";
         log += tag;  // touches every byte of the view (ASan checks the bounds)
@@ -96,8 +96,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     // The CRC the reader checks every payload with: hardware (three streams past 192 bytes)
     // against the portable table, at the input's own alignment and one byte off.
     if (crc32c(payload.data(), payload.size()) != crc32c_portable(payload.data(), payload.size()) ||
-        (size > 1 && crc32c(payload.data() + 1, size - 1) !=
-                         crc32c_portable(payload.data() + 1, size - 1))) {
+        (size > 1 &&
+         crc32c(payload.data() + 1, size - 1) != crc32c_portable(payload.data() + 1, size - 1))) {
         std::fprintf(stderr, "crc32c differs from crc32c_portable\n");
         std::abort();
     }

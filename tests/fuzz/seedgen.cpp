@@ -60,11 +60,11 @@ int generate(const std::string& file_dir, const std::string& payload_dir) {
     tf2.push_back(ev::file_version(wall));
     torch.push_back(ev::file_version(wall));
     mindspore.push_back(ev::file_version(wall, "MindSpore.Event:1"));
-    const ev::DType dtypes[] = {
-        ev::DType::kFloat, ev::DType::kDouble, ev::DType::kInt32,    ev::DType::kUInt8,
-        ev::DType::kInt16, ev::DType::kInt8,   ev::DType::kInt64,    ev::DType::kBool,
-        ev::DType::kBFloat16, ev::DType::kUInt16, ev::DType::kHalf, ev::DType::kUInt32,
-        ev::DType::kUInt64};
+    const ev::DType dtypes[] = {ev::DType::kFloat,  ev::DType::kDouble, ev::DType::kInt32,
+                                ev::DType::kUInt8,  ev::DType::kInt16,  ev::DType::kInt8,
+                                ev::DType::kInt64,  ev::DType::kBool,   ev::DType::kBFloat16,
+                                ev::DType::kUInt16, ev::DType::kHalf,   ev::DType::kUInt32,
+                                ev::DType::kUInt64};
     std::int64_t step = 0;
     for (ev::DType d : dtypes) {
         for (ev::Encoding e : {ev::Encoding::kTypedField, ev::Encoding::kTensorContent}) {
@@ -106,8 +106,9 @@ int generate(const std::string& file_dir, const std::string& payload_dir) {
     const std::string good = frame_record(torch[2]);
     std::string broken_len = frame_record(torch[3]);
     broken_len[3] ^= 1;
-    save(file_dir, "gen", frame_record(torch[0]) + bad + good + "garbage!" + good + broken_len +
-                              good + std::string(40, '\0'));
+    save(file_dir, "gen",
+         frame_record(torch[0]) + bad + good + "garbage!" + good + broken_len + good +
+             std::string(40, '\0'));
     save(file_dir, "gen", good + std::string(12, '\0') + good);
     // Two files concatenated: TF then MindSpore.
     save(file_dir, "gen", file_of(torch) + file_of(mindspore));

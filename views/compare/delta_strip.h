@@ -1,6 +1,6 @@
-// The Δ strip of the compare chart (views/compare/compare_chart.h): a few rows under the plot showing,
-// per column, B − A over the pairs of points whose A point falls in that column (pairs as core
-// makes them: the same step, or with wall alignment B's latest point at or before A's time).
+// The Δ strip of the compare chart (views/compare/compare_chart.h): a few rows under the plot
+// showing, per column, B − A over the pairs of points whose A point falls in that column (pairs as
+// core makes them: the same step, or with wall alignment B's latest point at or before A's time).
 //
 //   ├┄ Δ new − base ┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄   the label row, a dashed line under the plot
 //   0.2┤          ⢀⣠⣤⣶⣿⣿⣿⣿                     B − A up to its largest value
