@@ -85,6 +85,18 @@ TEST_F(Completion, BashOffersEveryOptionOfEveryCommand) {
     }
 }
 
+// zsh -f's prompt alone on the last line (`host# `, trailing space trimmed by capture-pane):
+// the line editor is back after a Ctrl-C, so what is typed next starts a new line (typed while
+// zsh still ends a completion, it can land in the old one).
+bool at_fresh_prompt(const std::string& screen) {
+    std::size_t end = screen.find_last_not_of(" \n");
+    if (end == std::string::npos) return false;
+    const std::size_t start = screen.rfind('\n', end);
+    const std::string last = screen.substr(start == std::string::npos ? 0 : start + 1,
+                                           end + 1 - (start == std::string::npos ? 0 : start + 1));
+    return (last.back() == '#' || last.back() == '%') && last.find(' ') == std::string::npos;
+}
+
 TEST_F(Completion, ZshScriptCompletesInARealZsh) {
     REQUIRE_TOOL("zsh");
     REQUIRE_TOOL("tmux");
@@ -106,6 +118,7 @@ TEST_F(Completion, ZshScriptCompletesInARealZsh) {
         },
         "the theme names, built-in and the user's"));
     ASSERT_TRUE(s.send_keys({"C-c"}));
+    ASSERT_TRUE(s.wait_for(at_fresh_prompt, "a fresh prompt after Ctrl-C"));
 
     ASSERT_TRUE(s.send_text("runtop snapshot --view "));
     ASSERT_TRUE(s.send_keys({"Tab"}));
@@ -116,6 +129,7 @@ TEST_F(Completion, ZshScriptCompletesInARealZsh) {
         },
         "the views"));
     ASSERT_TRUE(s.send_keys({"C-c"}));
+    ASSERT_TRUE(s.wait_for(at_fresh_prompt, "a fresh prompt after Ctrl-C"));
 
     ASSERT_TRUE(s.send_text("runtop dum"));
     ASSERT_TRUE(s.send_keys({"Tab"}));
