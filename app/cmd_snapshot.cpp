@@ -27,9 +27,19 @@
 
 namespace runtop {
 
+namespace {
+
+// The views as --view takes them, from the view table: "overview|ranks|...".
+std::string_view snapshot_views() {
+    static const std::string names = ui::view_names("|");
+    return names;
+}
+
+}  // namespace
+
 const std::vector<OptionSpec> kSnapshotOptions = {
     {"size", "COLSxROWS", "canvas size (default 120x40)"},
-    {"view", "overview|ranks|heatmap|anomalies|compare|detail",
+    {"view", snapshot_views(),
      "the view to render (default: compare with two roots, else overview)"},
     {"tag", "TAG", "heatmap and detail: the tag shown (default: the first card's)"},
     {"step", "N", "detail: the cursor's step (default: the newest)"},
@@ -53,9 +63,6 @@ const std::vector<OptionSpec> kSnapshotOptions = {
 };
 
 namespace {
-
-constexpr std::string_view kViews[] = {"overview",  "ranks",   "heatmap",
-                                       "anomalies", "compare", "detail"};
 
 struct Size {
     int cols = 120;
@@ -88,13 +95,10 @@ int cmd_snapshot(const Args& args) {
     // The dashboard's first view: compare with two roots.
     const std::string view =
         args.get("view", ui::view_name(ui::initial_view(selection->roots.size())));
-    bool known = false;
-    std::string names;
-    for (std::string_view v : kViews) {
-        known |= v == view;
-        names += (names.empty() ? "" : ", ") + std::string(v);
-    }
-    if (!known) return usage_error("--view must be one of " + names + ", not '" + view + "'");
+    const std::optional<ui::ViewId> view_id = ui::view_named(view);
+    if (!view_id)
+        return usage_error("--view must be one of " + ui::view_names(", ") + ", not '" + view +
+                           "'");
     const std::string color = args.get("color", "never");
     if (color != "never" && color != "always")
         return usage_error("--color must be never or always, not '" + color + "'");
@@ -145,16 +149,11 @@ int cmd_snapshot(const Args& args) {
     ui::UiState state;
     state.compare.options = *compare;
     const int w = size->cols, h = size->rows;
-    if (view == "detail") {
+    if (*view_id == ui::ViewId::kDetail) {  // no key shows it: Enter opens it on a tag
         ui::open_detail(state.detail, model, tag, std::nullopt, step);
         state.view = ui::ViewId::kDetail;
     } else {
-        const char* key = view == "ranks"       ? "2"
-                          : view == "heatmap"   ? "3"
-                          : view == "anomalies" ? "4"
-                          : view == "compare"   ? "5"
-                                                : "1";
-        ui::handle(state, ui::InputEvent::named(key, true), model, analyzer, w, h);
+        ui::show_view(state, *view_id, model, w, h);
         if (args.has("tag")) state.heatmap.tag = tag;  // --tag wins over the card carried over
     }
     for (const ui::InputEvent& e : ui::parse_key_script(args.get("keys"))) {

@@ -17,6 +17,21 @@ std::string_view view_name(ViewId view) {
     return view_row(view).name;
 }
 
+std::optional<ViewId> view_named(std::string_view name) {
+    for (const ViewRow& row : view_rows())
+        if (row.name == name) return row.id;
+    return std::nullopt;
+}
+
+std::string view_names(std::string_view separator) {
+    std::string names;
+    for (const ViewRow& row : view_rows()) {
+        if (!names.empty()) names += separator;
+        names += row.name;
+    }
+    return names;
+}
+
 ViewId initial_view(std::size_t roots) {
     return roots == 2 ? ViewId::kCompare : ViewId::kOverview;
 }
@@ -414,6 +429,10 @@ std::vector<InputEvent> parse_key_script(std::string_view script) {
         }
     }
     return events;
+}
+
+void show_view(UiState& state, ViewId view, const ViewModel& model, int width, int height) {
+    switch_view(state, view, model, width, height);
 }
 
 }  // namespace runtop::ui

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,12 @@
 namespace runtop::ui {
 
 std::string_view view_name(ViewId view);
+// The view of that name (as view_name() gives it), if any.
+std::optional<ViewId> view_named(std::string_view name);
+// Every view's name in the view table's order, joined by `separator` ("overview|ranks|...").
+std::string view_names(std::string_view separator);
+// Shows `view` as its key does: the tag the user is looking at goes along.
+void show_view(UiState& state, ViewId view, const ViewModel& model, int width, int height);
 
 // The view the dashboard starts in: compare when exactly two roots are given (`runtop
 // base=PATH new=PATH`), else the overview. The app sets `UiState::view` to it before the first

@@ -91,7 +91,7 @@ void compare_take(UiState& s, const TagGroup& group, int, const ViewModel& model
     s.compare.scroll = compare_layout(s.compare, model, w, h).first;
 }
 
-// The rows. Each adapter hands the view its own state.
+// The rows, in the order `snapshot --view` lists them. Each adapter hands the view its own state.
 const std::array<ViewRow, 6>& rows() {
     static const std::array<ViewRow, 6> kRows = {{
         {ViewId::kOverview, "overview", Action::kViewOverview, Scope::kOverview,
@@ -148,6 +148,16 @@ const std::array<ViewRow, 6>& rows() {
          nullptr,
          {},
          true},
+        {ViewId::kCompare, "compare", Action::kViewCompare, Scope::kCompare,
+         [](Canvas& c, const ViewModel& m, const UiState& s) { draw_compare(c, m, s.compare); },
+         compare_keys,
+         [](UiState& s, const InputEvent& e, const ViewModel& m, int w, int h) {
+             return compare_mouse(s.compare, e, m, w, h);
+         },
+         [](const UiState& s, const ViewModel& m, int w, int h) {
+             return compare_selected(s.compare, m, w, h);
+         },
+         TakesTag::kWhenShown, compare_take},
         {ViewId::kDetail,
          "detail",
          std::nullopt,
@@ -164,16 +174,6 @@ const std::array<ViewRow, 6>& rows() {
          nullptr,
          {Action::kBack, Action::kToggleLogY},
          true},
-        {ViewId::kCompare, "compare", Action::kViewCompare, Scope::kCompare,
-         [](Canvas& c, const ViewModel& m, const UiState& s) { draw_compare(c, m, s.compare); },
-         compare_keys,
-         [](UiState& s, const InputEvent& e, const ViewModel& m, int w, int h) {
-             return compare_mouse(s.compare, e, m, w, h);
-         },
-         [](const UiState& s, const ViewModel& m, int w, int h) {
-             return compare_selected(s.compare, m, w, h);
-         },
-         TakesTag::kWhenShown, compare_take},
     }};
     return kRows;
 }
