@@ -4,6 +4,8 @@
 // runtop_benchgen --diverge-at STEP DIR MB: the same event files, but from STEP on every value is
 // 0.1% higher: a second run from the same seed that diverges at a known step (the compare
 // benchmark: `runtop diff` and the compare view on two 1 GB runs).
+// runtop_benchgen --msprobe-scale RxPxSxK DIR: msProbe full monitoring at a job's size
+// (bench/msprobe_scale.h).
 // runtop_benchgen --json DIR MB: the files the JSON readers take whole, about MB megabytes each
 // kind: DIR/hf/trainer_state.json (below) and DIR/msprobe/anomaly_detected/rank<R>/anomaly.json.
 //
@@ -38,6 +40,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/msprobe_scale.h"
 #include "writers/event_writer.h"
 #include "writers/file_output.h"
 #include "writers/msprobe_writer.h"
@@ -419,6 +422,15 @@ int write_json(const std::string& dir, double mb) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc >= 2 && std::strcmp(argv[1], "--msprobe-scale") == 0) {
+        runtop::bench::ScaleShape shape;
+        if (argc != 4 || !runtop::bench::parse_scale_shape(argv[2], shape)) {
+            std::fprintf(
+                stderr, "usage: runtop_benchgen --msprobe-scale RANKSxPARAMSxSTEPSxPER_FILE DIR\n");
+            return 2;
+        }
+        return runtop::bench::write_msprobe_scale(argv[3], shape);
+    }
     std::int64_t diverge_at = std::numeric_limits<std::int64_t>::max();
     if (argc == 5 && std::strcmp(argv[1], "--diverge-at") == 0) {
         diverge_at = std::atoll(argv[2]);

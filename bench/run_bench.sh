@@ -83,41 +83,8 @@ data_bytes() {
         awk '{ s += $1 } END { printf "%d\n", s }'
 }
 
-now() {  # seconds, microsecond resolution; bash 5 has EPOCHREALTIME, no fork needed
-    if [[ -n ${EPOCHREALTIME:-} ]]; then echo "$EPOCHREALTIME"; else date +%s.%N; fi
-}
-
-best_of() {  # best_of FUNCTION: prints the best wall time of $RUNS runs, in seconds
-    local best="" t0 t1 dt
-    for ((i = 0; i < RUNS; i++)); do
-        t0=$(now)
-        "$1"
-        t1=$(now)
-        dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
-        if [[ -z $best ]] || awk -v d="$dt" -v b="$best" 'BEGIN { exit !(d < b) }'; then
-            best=$dt
-        fi
-    done
-    echo "$best"
-}
-
-# best_times FUNCTION: prints "WALL CPU", the best wall time and the best CPU time (user +
-# system of the children) of $RUNS runs, in seconds. On a shared machine CPU time is the
-# steadier figure: waiting for another process's time slice is not counted.
-best_times() {
-    local best_w="" best_c="" w u s c
-    for ((i = 0; i < RUNS; i++)); do
-        read -r w u s < <( { TIMEFORMAT='%3R %3U %3S'; time "$1"; } 2>&1 >/dev/null )
-        c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
-        if [[ -z $best_w ]] || awk -v d="$w" -v b="$best_w" 'BEGIN { exit !(d < b) }'; then
-            best_w=$w
-        fi
-        if [[ -z $best_c ]] || awk -v d="$c" -v b="$best_c" 'BEGIN { exit !(d < b) }'; then
-            best_c=$c
-        fi
-    done
-    echo "$best_w $best_c"
-}
+# now, best_of, best_times: bench/bench_lib.sh (the scale section uses them too).
+source "$(dirname "$0")/bench_lib.sh"
 
 # Peak RSS of `runtop ls DIR`: GNU time when present, else sampled from /proc while it runs.
 # Sets RSS_KB and RSS_HOW.
@@ -480,6 +447,11 @@ for mode in store analyze; do
 done
 echo "  bar: analyze >= 20 M points/s on one core, <= 16 bytes per retained point, RSS near 256 MiB"
 fi  # core
+
+if [[ -z $ONLY || $ONLY == scale ]]; then
+# --- 4e. scale: msProbe full monitoring at a job's size ----------------------------------------
+"$(dirname "$0")/scale_bench.sh" "$BUILD"
+fi  # scale
 
 if [[ -z $ONLY || $ONLY == dashboard ]]; then
 # --- 4c. the dashboard through a pty ---------------------------------------------------------
