@@ -28,12 +28,8 @@ std::uint32_t load32(const char* p) {
 
 // TensorBoard's or MindSpore's event format, on the axis the tag says.
 SourceId source_of(EventDecoder::Flavor flavor, std::string_view tag) {
-    static const SourceId kIds[2][2] = {
-        {source_id({"tfevents"}), source_id({"tfevents", StepAxis::kSamples})},
-        {source_id({"mindspore"}), source_id({"mindspore", StepAxis::kSamples})},
-    };
-    return kIds[flavor == EventDecoder::Flavor::kMindSpore ? 1 : 0]
-               [axis_of_tag(tag) == StepAxis::kSamples ? 1 : 0];
+    static const SourcesByTagAxis kTensorBoard("tfevents"), kMindSpore("mindspore");
+    return (flavor == EventDecoder::Flavor::kMindSpore ? kMindSpore : kTensorBoard).of(tag);
 }
 
 bool header_valid(const char* p) {

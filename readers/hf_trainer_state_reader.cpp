@@ -19,10 +19,8 @@ HfTrainerStateReader::HfTrainerStateReader(SourceFile file, PointSink& sink, HfL
 SeriesId HfTrainerStateReader::series_of(std::string_view tag) {
     auto it = series_.find(tag);
     if (it != series_.end()) return it->second;
-    static const SourceId kSteps = source_id({"hf-trainer-state"});
-    static const SourceId kSamples = source_id({"hf-trainer-state", StepAxis::kSamples});
-    const SourceId source = axis_of_tag(tag) == StepAxis::kSamples ? kSamples : kSteps;
-    SeriesId id = sink_.series(SeriesKey{file_.run, file_.rank, std::string(tag)}, source);
+    static const SourcesByTagAxis kSource("hf-trainer-state");
+    SeriesId id = sink_.series(SeriesKey{file_.run, file_.rank, std::string(tag)}, kSource.of(tag));
     series_.emplace(std::string(tag), id);
     return id;
 }

@@ -35,10 +35,8 @@ bool parse_cell(std::string_view cell, double& v) {
 // CSV with a `step` column) writes the step, unless the column's tag says it counts samples.
 SourceId step_table_source(SourceFormat format, std::string_view tag) {
     static const SourceId kDeepSpeed = source_id({"deepspeed-csv", StepAxis::kSamples});
-    static const SourceId kLightning = source_id({"lightning-csv"});
-    static const SourceId kLightningSamples = source_id({"lightning-csv", StepAxis::kSamples});
-    if (format == SourceFormat::kDeepSpeedCsv) return kDeepSpeed;
-    return axis_of_tag(tag) == StepAxis::kSamples ? kLightningSamples : kLightning;
+    static const SourcesByTagAxis kLightning("lightning-csv");
+    return format == SourceFormat::kDeepSpeedCsv ? kDeepSpeed : kLightning.of(tag);
 }
 
 }  // namespace
