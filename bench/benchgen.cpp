@@ -40,11 +40,15 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/gen_files.h"
 #include "bench/msprobe_scale.h"
 #include "writers/event_writer.h"
 #include "writers/file_output.h"
 #include "writers/msprobe_writer.h"
 #include "writers/tfrecord_writer.h"
+
+using runtop::bench::file_size;
+using runtop::bench::make_dir;
 
 namespace {
 
@@ -61,12 +65,6 @@ std::vector<std::string> tags_for_rank(int rank) {
                 tags.push_back("model.layers." + std::to_string(layer) + "." + module +
                                ".weight/rank" + std::to_string(rank) + "/" + metric);
     return tags;  // 4 + 10 * 4 * 4 = 164
-}
-
-bool make_dir(const std::string& path) {
-    if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) return true;
-    std::fprintf(stderr, "runtop_benchgen: %s: %s\n", path.c_str(), std::strerror(errno));
-    return false;
 }
 
 }  // namespace
@@ -222,11 +220,6 @@ double elements_of(const std::string& shape) {
         }
     }
     return n;
-}
-
-std::uint64_t file_size(const std::string& path) {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
 }
 
 }  // namespace

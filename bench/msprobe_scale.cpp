@@ -1,32 +1,18 @@
 #include "bench/msprobe_scale.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/gen_files.h"
 #include "writers/msprobe_writer.h"
 
 namespace runtop::bench {
 namespace {
-
-bool make_dir(const std::string& path) {
-    if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) return true;
-    std::fprintf(stderr, "runtop_benchgen: %s: %s\n", path.c_str(), std::strerror(errno));
-    return false;
-}
-
-std::uint64_t file_size(const std::string& path) {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
-}
 
 // Parameter names as Megatron prints them, 8 per layer, as many layers as it takes.
 std::vector<std::string> param_names(int count) {
