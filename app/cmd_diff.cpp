@@ -71,10 +71,10 @@ void separate_names(RootSpec& a, RootSpec& b) {
 
 // The runs the Store holds below a root: series or configuration.
 std::set<std::string> runs_of(const Store& store, const std::string& root_name) {
-    auto mine = [&](const std::string& run) { return run_in_root(run, root_name); };
+    auto mine = [&](std::string_view run) { return run_in_root(run, root_name); };
     std::set<std::string> runs;
     for (SeriesId id = 0; id < store.series_count(); ++id)
-        if (mine(store.at(id).key().run)) runs.insert(store.at(id).key().run);
+        if (mine(store.at(id).key().run)) runs.insert(std::string(store.at(id).key().run));
     for (const ConfigText& t : store.config_texts())
         if (mine(t.run)) runs.insert(t.run);
     return runs;

@@ -37,7 +37,7 @@ class RowWriter {
     explicit RowWriter(bool jsonl) : jsonl_(jsonl) {
         if (!jsonl_) out_ += "run,rank,tag,step,wall_time,value\n";
     }
-    void row(const SeriesKey& key, const Point& p) {
+    void row(const SeriesKeyRef& key, const Point& p) {
         if (jsonl_) {
             JsonWriter w(out_);
             w.begin_object().key("run").string(key.run).key("rank");

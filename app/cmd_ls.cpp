@@ -32,7 +32,7 @@ constexpr int kColumns = 9;
 class Table {
   public:
     void add(const Series& s) {
-        const SeriesKey& k = s.key();
+        const SeriesKeyRef k = s.key();
         append_visible(text_, k.run);
         end();
         if (k.rank == kNoRank)

@@ -27,9 +27,10 @@ Result<SeriesFilter> SeriesFilter::make(std::string_view tag_regex, std::string_
     return filter;
 }
 
-bool SeriesFilter::selects(const SeriesKey& key) const {
+bool SeriesFilter::selects(const SeriesKeyRef& key) const {
     if (!ranks_.selects(key.rank)) return false;
-    return !tag_re_ || RE2::PartialMatch(key.tag, *tag_re_);
+    return !tag_re_ ||
+           RE2::PartialMatch(re2::StringPiece(key.tag.data(), key.tag.size()), *tag_re_);
 }
 
 }  // namespace runtop

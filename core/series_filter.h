@@ -25,7 +25,7 @@ class SeriesFilter {
 
     // Empty strings select everything.
     static Result<SeriesFilter> make(std::string_view tag_regex, std::string_view rank_spec);
-    bool selects(const SeriesKey& key) const;
+    bool selects(const SeriesKeyRef& key) const;
 
   private:
     std::unique_ptr<re2::RE2> tag_re_;

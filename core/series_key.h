@@ -20,6 +20,25 @@ struct SeriesKey {
     bool operator<(const SeriesKey& other) const;
 };
 
+// A key whose strings live elsewhere (a Store's interned names): what Series::key() returns,
+// so a million series do not each carry their run and tag. A SeriesKey converts to it.
+struct SeriesKeyRef {
+    std::string_view run;
+    int rank = kNoRank;
+    std::string_view tag;
+
+    SeriesKeyRef() = default;
+    SeriesKeyRef(std::string_view run_, int rank_, std::string_view tag_)
+        : run(run_), rank(rank_), tag(tag_) {}
+    SeriesKeyRef(const SeriesKey& key)  // NOLINT: implicit, as std::string to string_view
+        : run(key.run), rank(key.rank), tag(key.tag) {}
+
+    SeriesKey owned() const { return {std::string(run), rank, std::string(tag)}; }
+    bool operator==(const SeriesKeyRef&) const = default;
+    // Runs, then ranks numerically (no rank first), then tags.
+    bool operator<(const SeriesKeyRef& other) const;
+};
+
 struct SeriesKeyHash {
     std::size_t operator()(const SeriesKey& key) const noexcept;
 };

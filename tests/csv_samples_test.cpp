@@ -43,7 +43,7 @@ struct Checker {
     std::uint64_t checked = 0;
 
     explicit Checker(const Store& s) : store(s) {
-        for (SeriesId id = 0; id < s.series_count(); ++id) ids[s.at(id).key()] = id;
+        for (SeriesId id = 0; id < s.series_count(); ++id) ids[s.at(id).key().owned()] = id;
     }
     void expect(const SeriesKey& key, std::int64_t step, const std::string& cell,
                 const std::string& where) {

@@ -200,7 +200,7 @@ RunComparison model_runs(const Store& store, const std::string& run_a, const std
     };
     for (SeriesId id : store.sorted_ids()) {  // ranks in order within a tag
         const Series& s = store.at(id);
-        const SeriesKey& k = s.key();
+        const SeriesKeyRef k = s.key();
         if (filter && !filter->selects(k)) continue;
         const std::pair<std::string, int> key{k.tag, mean ? kNoRank : k.rank};
         const std::optional<double> w = first_wall(s);

@@ -112,9 +112,9 @@ TEST(SourceSet, NestedLayoutsNameRunsAndRanks) {
     sources.poll();
     std::set<std::string> got;
     for (SeriesId id : store.sorted_ids()) {
-        const SeriesKey& k = store.at(id).key();
-        got.insert(k.run + "|" + std::to_string(k.rank) + "|" + k.tag + "|" +
-                   std::string(store.at(id).source().format));
+        const SeriesKeyRef k = store.at(id).key();
+        got.insert(std::string(k.run) + "|" + std::to_string(k.rank) + "|" + std::string(k.tag) +
+                   "|" + std::string(store.at(id).source().format));
     }
     EXPECT_EQ(got, (std::set<std::string>{
                        "logs/run_a|0|loss|tfevents", "logs/run_a|1|loss|tfevents",

@@ -1,8 +1,11 @@
 // The bounded Store: per-series and global budgets fold old chunks into buckets and merge
 // buckets, and through all of it every extreme, NaN and infinity survives.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <vector>
@@ -301,24 +304,51 @@ TEST(StoreBudget, GlobalAndPerSeriesBudgetsTogetherWithRestarts) {
     for (std::size_t s = 0; s < 8; ++s) expect_matches(store.at(ids[s]), models[s]);
 }
 
-// A budget below the floor (every series' tail and key) is exceeded by the floor only, and
-// the store does not try to enforce it on every append.
+// A budget below the floor (per series its object, key, one bucket and its last point) is
+// exceeded by the floor only, and the store does not try to enforce it on every append.
 TEST(StoreBudget, ABudgetBelowTheFloorIsExceededOnlyByTheFloor) {
     StoreLimits limits;
     limits.memory_bytes = 64 << 10;
     Store store(limits);
     std::vector<SeriesId> ids;
-    for (int s = 0; s < 100; ++s)
+    for (int s = 0; s < 1000; ++s)
         ids.push_back(store.series({"r", s, "t"}, source_id({"tfevents"})));
-    for (int i = 0; i < 2000; ++i)
+    for (int i = 0; i < 300; ++i)
         for (SeriesId id : ids) store.append(id, {i, 0, static_cast<double>(i)});
-    // 100 tails of 3 KiB alone are 300 KiB.
+    // 1000 series of a bucket and a point alone are over 300 KiB.
     EXPECT_GT(store.memory_bytes(), limits.memory_bytes);
-    EXPECT_LT(store.memory_bytes(), 100u * (3 * 1024 + 600) + limits.memory_bytes / 16 + 64 * 1024);
+    EXPECT_LT(store.memory_bytes(), 1000u * 400 + limits.memory_bytes / 16 + 16 * 1024);
     for (SeriesId id : ids) {
-        EXPECT_EQ(store.at(id).count(), 2000u);
-        EXPECT_LE(store.at(id).buckets().size(), 2u);
+        const Series& s = store.at(id);
+        EXPECT_EQ(s.count(), 300u);
+        EXPECT_LE(s.buckets().size(), 2u);
+        ASSERT_GE(s.retained(), 1u);  // the last point stays, where a repeat can replace it
+        EXPECT_EQ(s.back().step, 299);
+        // Folded or not, every value is still in the summaries: min 0, max 299.
+        std::array<ColumnSummary, 1> all;
+        s.query(0, 300, all);
+        EXPECT_EQ(all[0].count, 300u);
+        EXPECT_EQ(all[0].min, 0);
+        EXPECT_EQ(all[0].max, 299);
     }
+}
+
+// What a series costs besides its points, key and index entry included, at the size of a
+// large job: a million series must fit a login node.
+TEST(StoreBudget, ASeriesOfOnePointCostsAtMost256Bytes) {
+    Store store(StoreLimits::unbounded());
+    const std::uint64_t empty = store.memory_bytes();
+    constexpr int kRanks = 64, kTags = 2000;
+    for (int r = 0; r < kRanks; ++r)
+        for (int t = 0; t < kTags; ++t) {
+            const SeriesId id = store.series(
+                {"job", r, fmt::format("grad_unreduced/layers.{}.mlp.w3.weight/norm", t)},
+                source_id({"tfevents"}));
+            store.append(id, {1, 0, 1.0});
+        }
+    const double per_series = static_cast<double>(store.memory_bytes() - empty) / (kRanks * kTags);
+    std::printf("  %.0f bytes a series of one point\n", per_series);
+    EXPECT_LE(per_series, 256);
 }
 
 TEST(StoreBudget, UnboundedFoldsNothing) {

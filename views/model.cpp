@@ -104,11 +104,13 @@ void ViewModel::update() {
     // Overlay indices in the order the Store first saw each (run, rank): stable for good.
     overlay_.resize(count);
     for (std::size_t id = seen_; id < count; ++id) {
-        const SeriesKey& key = store_.at(static_cast<SeriesId>(id)).key();
+        const SeriesKeyRef key = store_.at(static_cast<SeriesId>(id)).key();
         const int next = static_cast<int>(overlay_of_.size());
-        overlay_[id] = overlay_of_.try_emplace(RunRank{key.run, key.rank}, next).first->second;
+        overlay_[id] =
+            overlay_of_.try_emplace(RunRank{std::string(key.run), key.rank}, next).first->second;
         const int next_run = static_cast<int>(run_colour_.size());
-        if (run_colour_.try_emplace(key.run, next_run).second) add_run(key.run);
+        if (run_colour_.try_emplace(std::string(key.run), next_run).second)
+            add_run(std::string(key.run));
     }
     seen_ = count;
     filter_dirty_ = false;
@@ -120,7 +122,7 @@ void ViewModel::regroup() {
     std::map<std::string_view, std::vector<SeriesId>> by_tag;
     std::set<std::string_view> runs;
     for (SeriesId id : store_.sorted_ids()) {
-        const SeriesKey& key = store_.at(id).key();
+        const SeriesKeyRef key = store_.at(id).key();
         if (!filter_.selects(key)) continue;
         selected_.push_back(id);
         by_tag[key.tag].push_back(id);  // sorted ids: (run, rank) order within a tag
@@ -177,8 +179,8 @@ const TagGroup* ViewModel::group(std::string_view tag) const {
 }
 
 RunRank ViewModel::run_rank(SeriesId id) const {
-    const SeriesKey& key = store_.at(id).key();
-    return {key.run, key.rank};
+    const SeriesKeyRef key = store_.at(id).key();
+    return {std::string(key.run), key.rank};
 }
 
 std::uint64_t ViewModel::points() const {

@@ -123,9 +123,9 @@ CardData query_card(const ViewModel& model, const TagGroup& group, int columns, 
         trend_windows(s, cs);
         if (by_run) {
             // A group's series come in (run, rank) order: a run's ranks are neighbours.
-            const std::string& run = s.key().run;
+            const std::string_view run = s.key().run;
             if (d.runs.empty() || d.runs.back().run != run)
-                d.runs.push_back({run, std::vector<ColumnSummary>(columns), {}});
+                d.runs.push_back({std::string(run), std::vector<ColumnSummary>(columns), {}});
             RunLine& line = d.runs.back();
             for (int c = 0; c < columns; ++c) merge_into(line.columns[c], scratch[c]);
             line.members.push_back(d.series.size());

@@ -56,13 +56,13 @@ std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids)
     std::set<std::string_view> runs;
     std::set<int> ranks;
     for (SeriesId id : ids) {
-        const SeriesKey& k = model.store().at(id).key();
+        const SeriesKeyRef k = model.store().at(id).key();
         runs.insert(k.run);
         if (k.rank != kNoRank) ranks.insert(k.rank);
     }
     if (runs.size() <= 1) {
         if (ids.size() == 1) {
-            const SeriesKey& k = model.store().at(ids[0]).key();
+            const SeriesKeyRef k = model.store().at(ids[0]).key();
             return k.rank == kNoRank ? short_run(k.run) : fmt::format("rank {}", k.rank);
         }
         if (ranks.size() == ids.size()) return fmt::format("{} ranks", ids.size());

@@ -240,7 +240,7 @@ SeriesComparison compare_series(const Series& a, const Series& b, const CompareO
     compare::Side side_b{{&b}, false, compare::first_wall(b).value_or(0)};
     compare::Progress progress;
     SeriesComparison c = compare::compare_pair(side_a, side_b, options, progress);
-    c.tag = a.key().tag;
+    c.tag = std::string(a.key().tag);
     c.rank = a.key().rank;
     return c;
 }

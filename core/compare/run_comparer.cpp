@@ -113,10 +113,10 @@ bool RunComparer::State::take_new_series() {
     const bool mean = options.ranks == CompareRanks::kMean;
     for (; scanned < store.series_count(); ++scanned) {
         const auto id = static_cast<SeriesId>(scanned);
-        const SeriesKey& key = store.at(id).key();
+        const SeriesKeyRef key = store.at(id).key();
         const bool in_a = key.run == run_a, in_b = key.run == run_b;
         if (!(in_a || in_b) || (filter && !filter->selects(key))) continue;
-        auto [it, made] = entries.try_emplace({key.tag, mean ? kNoRank : key.rank});
+        auto [it, made] = entries.try_emplace({std::string(key.tag), mean ? kNoRank : key.rank});
         Entry& e = it->second;
         if (made) {  // compare_pair leaves the tag and rank to us
             e.result.tag = it->first.first;

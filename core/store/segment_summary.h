@@ -109,6 +109,25 @@ struct SegmentSummary {
     }
 };
 
+// The summary of n >= 1 points in step order (a bucket made straight from plain points).
+inline SegmentSummary summarize(const std::int64_t* steps, const double* walls,
+                                const double* values, std::size_t n) {
+    SegmentSummary s;
+    s.first_step = steps[0];
+    s.last_step = steps[n - 1];
+    s.first_wall = walls[0];
+    s.last_wall = walls[n - 1];
+    s.first_value = values[0];
+    s.last_value = values[n - 1];
+    bool even = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        s.add_value(values[i]);
+        if (i >= 2 && steps[i] - steps[i - 1] != steps[1] - steps[0]) even = false;
+    }
+    s.even = even;
+    return s;
+}
+
 // `later` follows `earlier` in step order; the result covers both.
 inline SegmentSummary merged(const SegmentSummary& earlier, const SegmentSummary& later) {
     SegmentSummary s = earlier;

@@ -22,18 +22,27 @@ SegmentSummary aggregate(const SegmentSummary* s, std::size_t n) {
 
 }  // namespace
 
-Series::Series(SeriesKey key, SourceId source, SeriesId id, StoreMemory& memory)
-    : key_(std::move(key)),
-      source_(source),
-      id_(id),
-      memory_(&memory),
+Series::Series(SourceId source, SeriesId id, StoreMemory& memory)
+    : memory_(&memory),
       summaries_(memory.arena()),
-      sealed_(memory.arena()) {}
+      sealed_(memory.arena()),
+      id_(id),
+      source_(source) {}
+
+Series::Extra& Series::extra() {
+    if (!extra_) extra_ = std::make_unique<Extra>();
+    return *extra_;
+}
+
+const std::vector<Series::Summaries>& Series::levels() const {
+    static const std::vector<Summaries> none;
+    return extra_ ? extra_->levels : none;
+}
 
 Point Series::back() const {
     if (tail_len_ > 0)
-        return {tail_steps_[tail_len_ - 1], tail_walls_[tail_len_ - 1],
-                tail_values_[tail_len_ - 1]};
+        return {tail_steps()[tail_len_ - 1], tail_walls()[tail_len_ - 1],
+                tail_values()[tail_len_ - 1]};
     // With an empty tail nothing is sealed after the buckets (truncate_from unseals the last
     // chunk), so the last point is the last bucket's.
     const SegmentSummary& b = summaries_.back();
@@ -58,38 +67,37 @@ void Series::read(std::size_t first, std::size_t n, std::int64_t* steps, double*
     }
     if (n == 0) return;
     const std::size_t t = first - sealed_points;
-    if (steps) std::memcpy(steps, tail_steps_ + t, n * sizeof(std::int64_t));
-    if (walls) std::memcpy(walls, tail_walls_ + t, n * sizeof(double));
-    if (values) std::memcpy(values, tail_values_ + t, n * sizeof(double));
+    if (steps) std::memcpy(steps, tail_steps() + t, n * sizeof(std::int64_t));
+    if (walls) std::memcpy(walls, tail_walls() + t, n * sizeof(double));
+    if (values) std::memcpy(values, tail_values() + t, n * sizeof(double));
 }
 
 std::int64_t Series::first_step() const {
     if (!summaries_.empty()) return summaries_.front().first_step;
-    return tail_len_ > 0 ? tail_steps_[0] : 0;
+    return tail_len_ > 0 ? tail_steps()[0] : 0;
 }
 
 void Series::grow_tail(std::size_t capacity) {
     PointArena& arena = memory_->arena();
-    auto* steps = static_cast<std::int64_t*>(arena.allocate(capacity * sizeof(std::int64_t)));
-    auto* walls = static_cast<double*>(arena.allocate(capacity * sizeof(double)));
-    auto* values = static_cast<double*>(arena.allocate(capacity * sizeof(double)));
+    void* block = arena.allocate(capacity * kTailPointBytes);
+    auto* steps = static_cast<std::int64_t*>(block);
+    auto* walls = reinterpret_cast<double*>(steps + capacity);
+    double* values = walls + capacity;
     if (tail_len_ > 0) {
-        std::memcpy(steps, tail_steps_, tail_len_ * sizeof(std::int64_t));
-        std::memcpy(walls, tail_walls_, tail_len_ * sizeof(double));
-        std::memcpy(values, tail_values_, tail_len_ * sizeof(double));
+        std::memcpy(steps, tail_steps(), tail_len_ * sizeof(std::int64_t));
+        std::memcpy(walls, tail_walls(), tail_len_ * sizeof(double));
+        std::memcpy(values, tail_values(), tail_len_ * sizeof(double));
     }
-    arena.release(tail_steps_, tail_cap_ * sizeof(std::int64_t));
-    arena.release(tail_walls_, tail_cap_ * sizeof(double));
-    arena.release(tail_values_, tail_cap_ * sizeof(double));
-    tail_steps_ = steps;
-    tail_walls_ = walls;
-    tail_values_ = values;
-    tail_cap_ = capacity;
+    arena.release(tail_, tail_cap_ * kTailPointBytes);
+    tail_ = block;
+    tail_cap_ = static_cast<std::uint16_t>(capacity);
 }
 
 void Series::make_room() {
+    // 2 points first (one 64-byte block): a series of one point, or one whose older points
+    // the budget folded, costs no more.
     if (tail_cap_ < kChunk)
-        grow_tail(tail_cap_ == 0 ? 8 : tail_cap_ * 2);
+        grow_tail(tail_cap_ == 0 ? 2 : tail_cap_ == 2 ? 8 : tail_cap_ * 2u);
     else
         seal_tail();
     account();
@@ -98,7 +106,7 @@ void Series::make_room() {
 void Series::seal_tail() {
     SegmentSummary summary;
     SealedChunk chunk =
-        seal_chunk(tail_steps_, tail_walls_, tail_values_, memory_->arena(), summary);
+        seal_chunk(tail_steps(), tail_walls(), tail_values(), memory_->arena(), summary);
     chunk.seq = memory_->sealed(id_);
     packed_bytes_ += PointArena::footprint(chunk.bytes());
     summaries_.push_back(summary);
@@ -113,7 +121,7 @@ void Series::seal_tail() {
 void Series::unseal_last() {
     // A tail reaches kChunk before anything is sealed, and never shrinks.
     SealedChunk& c = sealed_.back();
-    unseal_chunk(c, tail_steps_, tail_walls_, tail_values_);
+    unseal_chunk(c, tail_steps(), tail_walls(), tail_values());
     tail_len_ = kChunk;
     packed_bytes_ -= PointArena::footprint(c.bytes());
     release_chunk(c, memory_->arena());
@@ -137,6 +145,36 @@ bool Series::fold_oldest() {
     } else if (sealed_head_ == sealed_.size()) {
         sealed_.clear();
         sealed_head_ = 0;
+    }
+    account();
+    return true;
+}
+
+bool Series::fold_tail() {
+    if (sealed_count() == 0 && tail_len_ <= 1 && tail_cap_ <= 2) return false;
+    while (fold_oldest()) {
+    }
+    if (tail_len_ >= 2) {
+        const std::size_t n = tail_len_ - 1u;
+        summaries_.push_back(summarize(tail_steps(), tail_walls(), tail_values(), n));
+        summaries_.shrink_to_fit();  // the budget is why we are here: no slack
+        ++folded_;
+        fix_levels_from(summaries_.size() - 1);
+    }
+    const bool keep_last = tail_len_ > 0;
+    const Point last = keep_last ? Point{tail_steps()[tail_len_ - 1], tail_walls()[tail_len_ - 1],
+                                         tail_values()[tail_len_ - 1]}
+                                 : Point{};
+    memory_->arena().release(tail_, tail_cap_ * kTailPointBytes);
+    tail_ = nullptr;
+    tail_cap_ = 0;
+    tail_len_ = 0;
+    if (keep_last) {
+        grow_tail(2);
+        tail_steps()[0] = last.step;
+        tail_walls()[0] = last.wall_time;
+        tail_values()[0] = last.value;
+        tail_len_ = 1;
     }
     account();
     return true;
@@ -167,8 +205,10 @@ std::size_t Series::merge_buckets() {
     folded_ = out;
     // Give the memory back now: the budget is why we are here.
     summaries_.shrink_to_fit();
-    levels_.clear();
-    levels_.shrink_to_fit();
+    if (extra_) {
+        extra_->levels.clear();
+        extra_->levels.shrink_to_fit();
+    }
     fix_levels_from(0);
     account();
     return gone;
@@ -179,7 +219,7 @@ std::uint64_t Series::truncate_from(std::int64_t step) {
     std::uint64_t dropped = 0;
     auto cut_tail = [&] {
         const auto keep = static_cast<std::size_t>(
-            std::lower_bound(tail_steps_, tail_steps_ + tail_len_, step) - tail_steps_);
+            std::lower_bound(tail_steps(), tail_steps() + tail_len_, step) - tail_steps());
         dropped += tail_len_ - keep;
         count_ -= tail_len_ - keep;
         tail_len_ = keep;
@@ -221,7 +261,7 @@ std::uint64_t Series::truncate_from(std::int64_t step) {
         fix_levels_from(first_changed);
     }
     if (tail_len_ > 0)
-        last_step_ = tail_steps_[tail_len_ - 1];
+        last_step_ = tail_steps()[tail_len_ - 1];
     else if (!summaries_.empty())
         last_step_ = summaries_.back().last_step;
     else
@@ -233,8 +273,8 @@ std::uint64_t Series::truncate_from(std::int64_t step) {
 void Series::replace_or_restart(const Point& p) {
     if (p.step == last_step_) {  // the same step written again: the later write wins
         if (tail_len_ > 0) {
-            tail_walls_[tail_len_ - 1] = p.wall_time;
-            tail_values_[tail_len_ - 1] = p.value;
+            tail_walls()[tail_len_ - 1] = p.wall_time;
+            tail_values()[tail_len_ - 1] = p.value;
             return;
         }
         // The last point is a bucket's (a restart cut back into folded data): its counts and
@@ -253,31 +293,34 @@ void Series::replace_or_restart(const Point& p) {
 }
 
 void Series::mark_restart(const RestartMarker& marker) {
-    if (restarts_.size() < kMaxRestarts) {
-        push_grow(restarts_, marker);
+    Extra& e = extra();
+    if (e.restarts.size() < kMaxRestarts) {
+        push_grow(e.restarts, marker);
         account();
     } else {
-        ++restarts_lost_;
+        ++e.restarts_lost;
     }
 }
 
 void Series::fix_levels_from(std::size_t first_changed) {
+    if (!extra_ && summaries_.size() < kGroup) return;  // no level yet, none needed
+    std::vector<Summaries>& levels = extra().levels;
     std::size_t valid = first_changed / kGroup;  // level-0 groups wholly before it
-    for (Summaries& level : levels_) {
+    for (Summaries& level : levels) {
         if (level.size() > valid) level.truncate(valid);
         valid /= kGroup;
     }
     std::size_t k = 0;
     for (;; ++k) {
-        const std::size_t below = k == 0 ? summaries_.size() : levels_[k - 1].size();
+        const std::size_t below = k == 0 ? summaries_.size() : levels[k - 1].size();
         if (below < kGroup) break;
-        if (k == levels_.size()) levels_.emplace_back(memory_->arena());
-        const Summaries& from = k == 0 ? summaries_ : levels_[k - 1];
-        Summaries& level = levels_[k];
+        if (k == levels.size()) levels.emplace_back(memory_->arena());
+        const Summaries& from = k == 0 ? summaries_ : levels[k - 1];
+        Summaries& level = levels[k];
         while ((level.size() + 1) * kGroup <= below)
             level.push_back(aggregate(from.data() + level.size() * kGroup, kGroup));
     }
-    levels_.erase(levels_.begin() + static_cast<std::ptrdiff_t>(k), levels_.end());
+    levels.erase(levels.begin() + static_cast<std::ptrdiff_t>(k), levels.end());
 }
 
 void Series::account() {
@@ -285,10 +328,12 @@ void Series::account() {
         return PointArena::footprint(v.capacity() * sizeof(v[0]));
     };
     std::uint64_t bytes = arena_bytes(summaries_) + arena_bytes(sealed_) + packed_bytes_ +
-                          levels_.capacity() * sizeof(Summaries) +
-                          restarts_.capacity() * sizeof(RestartMarker) +
-                          3 * PointArena::footprint(tail_cap_ * sizeof(double));
-    for (const Summaries& level : levels_) bytes += arena_bytes(level);
+                          PointArena::footprint(tail_cap_ * kTailPointBytes);
+    if (extra_) {
+        bytes += sizeof(Extra) + extra_->levels.capacity() * sizeof(Summaries) +
+                 extra_->restarts.capacity() * sizeof(RestartMarker);
+        for (const Summaries& level : extra_->levels) bytes += arena_bytes(level);
+    }
     memory_->resize(accounted_, bytes);
     accounted_ = bytes;
 }

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -70,14 +71,15 @@ struct QueryWork {
 
 class Series {
   public:
-    Series(SeriesKey key, SourceId source, SeriesId id, StoreMemory& memory);
+    Series(SourceId source, SeriesId id, StoreMemory& memory);
     Series(Series&&) noexcept = default;
     Series& operator=(Series&&) = delete;
     Series(const Series&) = delete;
     // Blocks go back with the whole arena (the Store's), not one by one.
     ~Series() = default;
 
-    const SeriesKey& key() const { return key_; }
+    // Interned in the Store (core/store/series_index.h): the strings live there.
+    SeriesKeyRef key() const { return memory_->index().key(id_); }
     // Where it came from, as its reader described it.
     const SeriesSource& source() const { return series_source(source_); }
 
@@ -91,7 +93,7 @@ class Series {
         const std::size_t c = i / kChunk;
         if (c < sealed_count()) return sealed_[sealed_head_ + c].point(i % kChunk);
         i -= sealed_count() * kChunk;
-        return {tail_steps_[i], tail_walls_[i], tail_values_[i]};
+        return {tail_steps()[i], tail_walls()[i], tail_values()[i]};
     }
     // Full-resolution points [first, first + n) into columns (a null column is skipped), for
     // first + n <= retained(): the same points as point(), a chunk decoded at a time (several
@@ -114,8 +116,13 @@ class Series {
     // Restart markers, oldest first; only the first kMaxRestarts are kept, restart_count()
     // counts them all.
     static constexpr std::size_t kMaxRestarts = 4096;
-    const std::vector<RestartMarker>& restarts() const { return restarts_; }
-    std::uint64_t restart_count() const { return restarts_.size() + restarts_lost_; }
+    std::span<const RestartMarker> restarts() const {
+        return extra_ ? std::span<const RestartMarker>(extra_->restarts)
+                      : std::span<const RestartMarker>();
+    }
+    std::uint64_t restart_count() const {
+        return extra_ ? extra_->restarts.size() + extra_->restarts_lost : 0;
+    }
     std::uint64_t received() const { return received_; }  // points offered, before replacement
 
     // Splits [step_lo, step_hi) into out.size() equal columns (column c covers
@@ -165,14 +172,18 @@ class Series {
     // Merges adjacent buckets pairwise, oldest first (see series.cpp); returns how many
     // buckets went.
     std::size_t merge_buckets();
+    // The last resort of the Store's budget: folds every sealed chunk and the tail but its last
+    // point into buckets, and shrinks the tail to the smallest; false if there was nothing to
+    // fold. What a series costs at least is then its object, one bucket and one point.
+    bool fold_tail();
 
   private:
     std::size_t sealed_count() const { return sealed_.size() - sealed_head_; }
     void push(const Point& p) {
         if (tail_len_ == tail_cap_) make_room();
-        tail_steps_[tail_len_] = p.step;
-        tail_walls_[tail_len_] = p.wall_time;
-        tail_values_[tail_len_] = p.value;
+        tail_steps()[tail_len_] = p.step;
+        tail_walls()[tail_len_] = p.wall_time;
+        tail_values()[tail_len_] = p.value;
         ++tail_len_;
         ++count_;
         last_step_ = p.step;
@@ -199,36 +210,45 @@ class Series {
     void add_chunk_points(std::size_t segment, std::int64_t a, std::int64_t b,
                           Accumulator& acc) const;
 
-    static constexpr std::size_t kGroup = 16;  // segments per level-aggregate
+    static constexpr std::size_t kGroup = 16;           // segments per level-aggregate
+    static constexpr std::size_t kTailPointBytes = 24;  // a step, a wall, a value
 
-    SeriesKey key_;
-    SourceId source_;  // one byte: it packs beside id_
-    SeriesId id_;
-    StoreMemory* memory_;
-
-    std::int64_t* tail_steps_ = nullptr;
-    double* tail_walls_ = nullptr;
-    double* tail_values_ = nullptr;
-    std::size_t tail_len_ = 0;
-    std::size_t tail_cap_ = 0;
+    // The tail is one arena block: steps, walls and values, tail_cap_ of each.
+    std::int64_t* tail_steps() const { return static_cast<std::int64_t*>(tail_); }
+    double* tail_walls() const { return reinterpret_cast<double*>(tail_steps() + tail_cap_); }
+    double* tail_values() const { return tail_walls() + tail_cap_; }
 
     // In the arena too: vectors that grow and shrink under the budget would leave malloc
     // holes that count in RSS and not in memory_bytes().
     using Summaries = ArenaVector<SegmentSummary>;
-    Summaries summaries_;  // buckets [0, folded_), then sealed chunks
-    std::size_t folded_ = 0;
-    ArenaVector<SealedChunk> sealed_;  // live from sealed_head_ (folding pops the front)
-    std::size_t sealed_head_ = 0;
-    std::size_t packed_bytes_ = 0;  // arena bytes of the sealed chunks' data
-    // levels_[k][j] aggregates segments [j*16^(k+1), (j+1)*16^(k+1)); complete groups only.
-    std::vector<Summaries> levels_;
+    // What only long or restarted series need, allocated when they first do: most series of
+    // a large job never have 16 chunks or a restart, and every byte here is paid a million
+    // times.
+    struct Extra {
+        // levels[k][j] aggregates segments [j*16^(k+1), (j+1)*16^(k+1)); complete groups only.
+        std::vector<Summaries> levels;
+        std::vector<RestartMarker> restarts;
+        std::uint64_t restarts_lost = 0;
+    };
+    Extra& extra();
+    const std::vector<Summaries>& levels() const;
 
+    StoreMemory* memory_;
+    void* tail_ = nullptr;
+    Summaries summaries_;              // buckets [0, folded_), then sealed chunks
+    ArenaVector<SealedChunk> sealed_;  // live from sealed_head_ (folding pops the front)
+    std::unique_ptr<Extra> extra_;
     std::uint64_t count_ = 0;
     std::int64_t last_step_ = 0;
-    std::vector<RestartMarker> restarts_;
-    std::uint64_t restarts_lost_ = 0;
     std::uint64_t received_ = 0;
-    std::uint64_t accounted_ = 0;  // what this series last added to the Store's byte count
+    std::uint64_t packed_bytes_ = 0;  // arena bytes of the sealed chunks' data
+    std::uint64_t accounted_ = 0;     // what this series last added to the Store's byte count
+    SeriesId id_;
+    std::uint32_t folded_ = 0;
+    std::uint32_t sealed_head_ = 0;
+    std::uint16_t tail_len_ = 0;
+    std::uint16_t tail_cap_ = 0;
+    SourceId source_;
 };
 
 }  // namespace runtop

@@ -134,10 +134,10 @@ void Series::query_linear(std::int64_t step_lo, std::int64_t step_hi, std::span<
             acc.add(step, chunk.value(k));
         }
     }
-    const std::int64_t* t = std::lower_bound(tail_steps_, tail_steps_ + tail_len_, step_lo);
-    for (const std::int64_t* end = tail_steps_ + tail_len_; t < end && *t < step_hi; ++t) {
+    const std::int64_t* t = std::lower_bound(tail_steps(), tail_steps() + tail_len_, step_lo);
+    for (const std::int64_t* end = tail_steps() + tail_len_; t < end && *t < step_hi; ++t) {
         column_of(*t);
-        acc.add(*t, tail_values_[t - tail_steps_]);
+        acc.add(*t, tail_values()[t - tail_steps()]);
     }
     acc.finish(out[c]);
     for (++c; c < n; ++c) Accumulator(work).finish(out[c]);
@@ -161,7 +161,7 @@ void Series::accumulate(std::int64_t a, std::int64_t b, bool last_column, Accumu
         ++i;
     }
     if (i < j1) {  // wholly inside: summaries, buckets apart so `folded` stays exact
-        const std::size_t split = std::clamp(folded_, i, j1);
+        const std::size_t split = std::clamp<std::size_t>(folded_, i, j1);
         if (i < split) combine(0, i, split, true, acc);
         if (split < j1) combine(0, split, j1, false, acc);
     }
@@ -171,10 +171,10 @@ void Series::accumulate(std::int64_t a, std::int64_t b, bool last_column, Accumu
         else if (last_column)
             acc.add(s[j1], true);  // ends past the range: counts in its last column
     }
-    const std::int64_t* t = std::lower_bound(tail_steps_, tail_steps_ + tail_len_, a);
-    for (const std::int64_t* end = tail_steps_ + tail_len_; t < end && *t < b; ++t) {
-        const std::size_t k = static_cast<std::size_t>(t - tail_steps_);
-        acc.add(*t, tail_values_[k]);
+    const std::int64_t* t = std::lower_bound(tail_steps(), tail_steps() + tail_len_, a);
+    for (const std::int64_t* end = tail_steps() + tail_len_; t < end && *t < b; ++t) {
+        const std::size_t k = static_cast<std::size_t>(t - tail_steps());
+        acc.add(*t, tail_values()[k]);
     }
 }
 
@@ -182,10 +182,10 @@ void Series::accumulate(std::int64_t a, std::int64_t b, bool last_column, Accumu
 // sealed chunks: whole groups of 16 from the level above, the ragged ends item by item.
 void Series::combine(std::size_t level, std::size_t from, std::size_t to, bool folded,
                      Accumulator& acc) const {
-    const Summaries& items = level == 0 ? summaries_ : levels_[level - 1];
-    if (level < levels_.size()) {
+    const Summaries& items = level == 0 ? summaries_ : levels()[level - 1];
+    if (level < levels().size()) {
         const std::size_t g0 = (from + kGroup - 1) / kGroup;
-        const std::size_t g1 = std::min(to / kGroup, levels_[level].size());
+        const std::size_t g1 = std::min(to / kGroup, levels()[level].size());
         if (g0 < g1) {
             for (std::size_t i = from; i < g0 * kGroup; ++i) acc.add(items[i], folded);
             combine(level + 1, g0, g1, folded, acc);

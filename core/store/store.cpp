@@ -6,17 +6,6 @@
 
 namespace runtop {
 
-namespace {
-
-// A rough size of what a new series adds besides its points: its key's heap text (short
-// strings live inside the Series), its index node and its place in its (run, rank) group.
-std::uint64_t key_bytes(const SeriesKey& key) {
-    auto heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
-    return heap(key.run) + heap(key.tag) + 32 + sizeof(SeriesId);
-}
-
-}  // namespace
-
 Store::Store(StoreLimits limits)
     : memory_(std::make_unique<StoreMemory>(limits)), next_check_(limits.memory_bytes) {}
 
@@ -25,20 +14,26 @@ Store::~Store() {
 }
 
 SeriesId Store::series(const SeriesKey& key, SourceId source) {
-    if (auto it = index_.find(key); it != index_.end()) return *it;
-    const auto id = static_cast<SeriesId>(series_.size());
-    const std::size_t capacity = series_.capacity();
-    series_.emplace_back(key, source, id, *memory_);
-    index_.insert(id);
-    memory_->resize(0, key_bytes(key) + (series_.capacity() - capacity) * sizeof(Series));
+    const auto [id, inserted] = memory_->index().insert(key);
+    if (!inserted) return id;
+    series_.emplace_back(source, id, *memory_);
     // New series mostly come a run and rank at a time: skip the map lookup then.
     if (!last_group_ || last_group_key_.rank != key.rank || last_group_key_.run != key.run) {
         last_group_ = &by_run_rank_[{key.run, key.rank}];
         last_group_key_.run = key.run;
         last_group_key_.rank = key.rank;
     }
+    const std::size_t capacity = last_group_->capacity();
     last_group_->push_back(id);
+    group_bytes_ += (last_group_->capacity() - capacity) * sizeof(SeriesId);
+    account_series();
     return id;
+}
+
+void Store::account_series() {
+    const std::uint64_t bytes = memory_->index().bytes() + series_.bytes() + group_bytes_;
+    memory_->resize(series_accounted_, bytes);
+    series_accounted_ = bytes;
 }
 
 void Store::session_start(std::string_view run, int rank, std::int64_t step, double wall_time) {
@@ -86,7 +81,7 @@ std::vector<SeriesId> Store::sorted_ids() const {
 
 std::uint64_t Store::total_points() const {
     std::uint64_t n = 0;
-    for (const Series& s : series_) n += s.count();
+    series_.for_each([&n](const Series& s) { n += s.count(); });
     return n;
 }
 
@@ -102,15 +97,25 @@ void Store::enforce_budget() {
         Series& s = series_[seal.series];
         if (s.oldest_sealed_seq() == seal.seq) s.fold_oldest();
     }
-    // Then the buckets, a series at a time round the store, until under the target or no
-    // series has two buckets left to merge.
+    merge_buckets_until(target);
+    // Still over: the tails, a series at a time round the store, oldest series first. Only
+    // here does a series lose its newest full-resolution points, so every bucket that could
+    // merge has merged first; what the folded tails become merges after.
+    for (std::size_t idle = 0; memory_->bytes() > target && idle < series_.size();) {
+        if (fold_cursor_ >= series_.size()) fold_cursor_ = 0;
+        idle = series_[fold_cursor_++].fold_tail() ? 0 : idle + 1;
+    }
+    merge_buckets_until(target);
+    // Below the floor nothing more can go: try again only once memory has grown a little, not
+    // on every append.
+    next_check_ = memory_->bytes() <= budget ? budget : memory_->bytes() + budget / 16;
+}
+
+void Store::merge_buckets_until(std::uint64_t target) {
     for (std::size_t idle = 0; memory_->bytes() > target && idle < series_.size();) {
         if (merge_cursor_ >= series_.size()) merge_cursor_ = 0;
         idle = series_[merge_cursor_++].merge_buckets() > 0 ? 0 : idle + 1;
     }
-    // Below the floor nothing more can go: try again only once memory has grown a little, not
-    // on every append.
-    next_check_ = memory_->bytes() <= budget ? budget : memory_->bytes() + budget / 16;
 }
 
 }  // namespace runtop

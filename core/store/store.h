@@ -5,13 +5,14 @@
 //
 // memory_bytes() counts everything that grows with the data: packed chunks, tails, summaries
 // and their pyramids, the vectors holding them (by capacity), restart markers, the seal FIFO,
-// the Series objects, and roughly each series' key and index entries. It is kept as a running
-// sum, so checking the budget after an append is one comparison. Over the budget the globally
-// oldest sealed chunks are folded into buckets (in sealing order) until it is under 90% of the
-// budget, then, if still over, buckets are merged, series by series. After an append returns
-// memory_bytes() is within the budget, unless the budget is below what cannot be folded (the
-// floor: per series its key, its tail of up to kChunk plain points (3 KiB), one bucket); then
-// it stays at that floor plus at most a sixteenth of the budget.
+// the Series objects and their interned keys and index (core/store/series_index.h). It is kept
+// as a running sum, so checking the budget after an append is one comparison. Over the budget
+// the globally oldest sealed chunks are folded into buckets (in sealing order) until it is under
+// 90% of the budget; if still over, buckets are merged, series by series; as the last resort
+// tails are folded (every point but the last, oldest series first) and buckets merged again.
+// After an append returns memory_bytes() is within the budget, unless the budget is below what
+// cannot be folded (the floor, about 360 bytes a series: its object, key and index entry, one
+// bucket, its last point); then it stays at that floor plus at most a sixteenth of the budget.
 //
 // Blocks come from a slab arena (core/store/point_arena.h) that hands empty slabs back to the
 // system, so the process' resident memory stays close to memory_bytes() (bench/store_probe:
@@ -22,12 +23,12 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "core/point_sink.h"
 #include "core/series_key.h"
+#include "core/store/paged_vector.h"
 #include "core/store/series.h"
 #include "core/store/store_limits.h"
 #include "core/store/store_memory.h"
@@ -38,7 +39,7 @@ class Store final : public PointSink {
   public:
     explicit Store(StoreLimits limits = {});
     ~Store() override;
-    // The index refers to series_ by address: a Store stays where it was made.
+    // Series refer to the Store's memory by address: a Store stays where it was made.
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
     SeriesId series(const SeriesKey& key, SourceId source) override;
@@ -68,28 +69,18 @@ class Store final : public PointSink {
   private:
     void enforce_budget();
 
+    // Merges buckets a series at a time round the store until under `target` or none has two.
+    void merge_buckets_until(std::uint64_t target);
+    // Counts what grows with the number of series (their objects, keys, groups).
+    void account_series();
+
     std::unique_ptr<StoreMemory> memory_;  // before series_: outlives them
     std::uint64_t next_check_;             // memory_bytes() above this enforces the budget
     std::size_t merge_cursor_ = 0;         // where the next bucket merge starts
-    std::vector<Series> series_;
-    // The key index holds ids and looks keys up in series_, so each key is stored once.
-    struct IdHash {
-        using is_transparent = void;
-        const std::vector<Series>* series;
-        std::size_t operator()(SeriesId id) const { return SeriesKeyHash{}((*series)[id].key()); }
-        std::size_t operator()(const SeriesKey& key) const { return SeriesKeyHash{}(key); }
-    };
-    struct IdEqual {
-        using is_transparent = void;
-        const std::vector<Series>* series;
-        const SeriesKey& key(SeriesId id) const { return (*series)[id].key(); }
-        const SeriesKey& key(const SeriesKey& k) const { return k; }
-        template <class A, class B>
-        bool operator()(const A& a, const B& b) const {
-            return key(a) == key(b);
-        }
-    };
-    std::unordered_set<SeriesId, IdHash, IdEqual> index_{16, IdHash{&series_}, IdEqual{&series_}};
+    std::size_t fold_cursor_ = 0;          // where the next tail fold starts
+    std::uint64_t series_accounted_ = 0;   // what account_series() last counted
+    std::uint64_t group_bytes_ = 0;        // by_run_rank_'s id vectors, by capacity
+    PagedVector<Series> series_;
     std::map<std::pair<std::string, int>, std::vector<SeriesId>, std::less<>> by_run_rank_;
     std::vector<SeriesId>* last_group_ = nullptr;  // by_run_rank_'s entry of the last new series
     SeriesKey last_group_key_;

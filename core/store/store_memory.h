@@ -1,6 +1,6 @@
-// What the series of one Store share for memory: the arena their points live in, the limits,
-// a running count of every byte that grows with the data (so checking the budget after an
-// append is one comparison), and the order chunks were sealed in (the budget folds the
+// What the series of one Store share for memory: the arena their points live in, their keys,
+// the limits, a running count of every byte that grows with the data (so checking the budget
+// after an append is one comparison), and the order chunks were sealed in (the budget folds the
 // globally oldest first).
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include "core/series_key.h"
 #include "core/store/point_arena.h"
+#include "core/store/series_index.h"
 #include "core/store/store_limits.h"
 
 namespace runtop {
@@ -20,6 +21,9 @@ class StoreMemory {
     StoreMemory& operator=(const StoreMemory&) = delete;
 
     PointArena& arena() { return arena_; }
+    // Every series' key, interned; a Series finds its key here by its id.
+    SeriesIndex& index() { return index_; }
+    const SeriesIndex& index() const { return index_; }
     const StoreLimits& limits() const { return limits_; }
     std::uint64_t bytes() const { return bytes_; }
     // Something counted changed from `before` to `after` bytes.
@@ -57,6 +61,7 @@ class StoreMemory {
 
   private:
     PointArena arena_;
+    SeriesIndex index_;
     StoreLimits limits_;
     std::uint64_t bytes_ = 0;
     std::uint64_t next_seq_ = 0;

@@ -70,7 +70,7 @@ CompareSides compare_sides(const ViewModel& model, const std::string& tag,
     if (const TagGroup* group = model.group(tag)) {
         // The group lists (run, rank) in order, so each side's ranks come in rank order.
         for (SeriesId id : group->series) {
-            const SeriesKey& k = model.store().at(id).key();
+            const SeriesKeyRef k = model.store().at(id).key();
             for (CompareSide* side : {&out.a, &out.b}) {
                 if (k.run != side->run || (!compare.mean && k.rank != compare.rank)) continue;
                 side->ids.push_back(id);
