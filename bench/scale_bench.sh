@@ -100,7 +100,6 @@ bench_tree() {
     rss_filter=$(peak_rss_kb "$RUNTOP" ls --filter "$filter" "$dir")
     rss_snap=$(peak_rss_kb "$RUNTOP" snapshot --size 250x80 "$dir")
 
-    echo
     echo "scale: $title: $files files, $bytes bytes,"
     echo "       $series series, $points points; page cache warm; best of $RUNS"
     awk -v b="$bytes" -v s="$series" -v p="$points" -v tc="$t_cat" -v tl="$t_ls" -v cl="$c_ls" \
@@ -132,6 +131,7 @@ for shape in $SHAPES; do
     if [[ $shape == *:* ]]; then kind=${shape%%:*} dims=${shape#*:}; fi
     set_kind "$kind"
     dir=$BUILD/bench-scale-$kind-$dims
+    echo
     prepare_tree "$dir" "$dims"
     bench_tree "$dir" "$KIND_TEXT $dims ($DIMS_TEXT)"
 done
