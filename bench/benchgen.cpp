@@ -6,6 +6,8 @@
 // benchmark: `runtop diff` and the compare view on two 1 GB runs).
 // runtop_benchgen --msprobe-scale RxPxSxK DIR: msProbe full monitoring at a job's size
 // (bench/msprobe_scale.h).
+// runtop_benchgen --events-scale RxTxS DIR: event files with thousands of tags per rank
+// (bench/events_scale.h).
 // runtop_benchgen --json DIR MB: the files the JSON readers take whole, about MB megabytes each
 // kind: DIR/hf/trainer_state.json (below) and DIR/msprobe/anomaly_detected/rank<R>/anomaly.json.
 //
@@ -40,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/events_scale.h"
 #include "bench/gen_files.h"
 #include "bench/msprobe_scale.h"
 #include "writers/event_writer.h"
@@ -423,6 +426,20 @@ int main(int argc, char** argv) {
             return 2;
         }
         return runtop::bench::write_msprobe_scale(argv[3], shape);
+    }
+    if (argc >= 2 && std::strcmp(argv[1], "--events-scale") == 0) {
+        runtop::bench::EventsScaleShape shape;
+        if (argc != 4 || !runtop::bench::parse_events_scale_shape(argv[2], shape)) {
+            std::fprintf(stderr, "usage: runtop_benchgen --events-scale RANKSxTAGSxSTEPS DIR\n");
+            return 2;
+        }
+        const auto written = runtop::bench::write_events_scale(argv[3], shape);
+        if (!written) {
+            std::fprintf(stderr, "runtop_benchgen: %s\n", written.error().message.c_str());
+            return 1;
+        }
+        std::printf("%s\n", runtop::bench::describe_events_scale(argv[3], shape, *written).c_str());
+        return 0;
     }
     std::int64_t diverge_at = std::numeric_limits<std::int64_t>::max();
     if (argc == 5 && std::strcmp(argv[1], "--diverge-at") == 0) {

@@ -34,12 +34,10 @@ std::vector<std::string> param_names(int count) {
 }  // namespace
 
 bool parse_scale_shape(const std::string& text, ScaleShape& shape) {
-    long long r = 0, p = 0, s = 0, k = 0;
-    char tail = 0;
-    if (std::sscanf(text.c_str(), "%lldx%lldx%lldx%lld%c", &r, &p, &s, &k, &tail) != 4)
-        return false;
-    if (r < 1 || r > 100000 || p < 1 || p > 1000000 || s < 1 || k < 1) return false;
-    shape = {static_cast<int>(r), static_cast<int>(p), s, k};
+    long long dims[4];
+    if (!parse_dims(text, dims, 4)) return false;
+    if (dims[0] > 100000 || dims[1] > 1000000) return false;
+    shape = {static_cast<int>(dims[0]), static_cast<int>(dims[1]), dims[2], dims[3]};
     return true;
 }
 

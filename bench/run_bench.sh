@@ -47,7 +47,11 @@
 #     default 30): one Hugging Face trainer_state.json (about 100 k log_history entries per
 #     30 MB) and msProbe anomaly.json for 8 ranks. `runtop ls` of each, best of 3, MB/s; with
 #     BENCH_BEFORE=OTHER_RUNTOP the same for that binary on the same files, and the ratio.
-# BENCH_ONLY=events|csv|json|check|core|dashboard|compare|live|micro|portable (run one section).
+# 4e. scale (bench/scale_bench.sh, bench/README.md): msProbe trees and event files of a real
+#     job's size, typed shapes in BENCH_SCALE_SHAPES: MB/s next to cat, peak RSS next to the
+#     budget, bytes per series and point, check vs ls, ls --filter, first frame, key latency.
+# BENCH_ONLY=events|csv|json|check|core|scale|dashboard|compare|live|micro|portable (run one
+# section).
 set -euo pipefail
 export LC_ALL=C
 
@@ -449,7 +453,7 @@ echo "  bar: analyze >= 20 M points/s on one core, <= 16 bytes per retained poin
 fi  # core
 
 if [[ -z $ONLY || $ONLY == scale ]]; then
-# --- 4e. scale: msProbe full monitoring at a job's size ----------------------------------------
+# --- 4e. scale: msProbe trees and event files at a job's size --------------------------------
 "$(dirname "$0")/scale_bench.sh" "$BUILD"
 fi  # scale
 

@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# The scale section of `make bench` (issue 17): msProbe full weight-gradient monitoring at the
-# size of a real job, written by `runtop_benchgen --msprobe-scale` (bench/msprobe_scale.h).
-# For each shape RANKSxPARAMSxSTEPSxPER_FILE: the tree's files, bytes, series and points; `cat`
-# and `runtop ls` on one core (taskset -c 0) and unpinned; peak RSS with the default budget and
-# with --memory BUDGET next to that budget; bytes per series and per point; `check` next to
-# `ls` (and that it finds the one injected spike); `ls --filter` on one tag; the headless first
-# frame (`runtop snapshot`); the dashboard's first frame and key latency while it loads
-# (runtop_pty_probe). Page cache warm; times are the best of RUNS.
+# The scale section of `make bench` (issue 17): runtop on trees of a real job's size, written by
+# runtop_benchgen. A shape is typed:
+#   msprobe:RANKSxPARAMSxSTEPSxPER_FILE  msProbe full weight-gradient monitoring, 5 ops a
+#                                        parameter (so PARAMS parameters are 5 x PARAMS tags),
+#                                        PER_FILE steps a CSV (--msprobe-scale, msprobe_scale.h)
+#   events:RANKSxTAGSxSTEPS              one TensorBoard event file a rank with TAGS
+#                                        per-parameter tags (--events-scale, events_scale.h)
+# An untyped RxPxSxK is msprobe (the first form of this script). For each shape: the tree's
+# files, bytes, series and points; `cat` and `runtop ls` on one core (taskset -c 0) and
+# unpinned; peak RSS with the default budget and with --memory BUDGET next to that budget; bytes
+# per series and per point; `check` next to `ls` (and that it finds the one injected spike);
+# `ls --filter` on one tag; the headless first frame (`runtop snapshot`); the dashboard's first
+# frame and key latency while it loads (runtop_pty_probe). Page cache warm; times are the best
+# of RUNS. The tree is kept in BUILD/bench-scale-KIND-DIMS and written again when its
+# generator's version (below) changes.
 # Usage: bench/scale_bench.sh BUILD_DIR. Environment: BENCH_SCALE_SHAPES (space-separated,
-# default "256x400x100x5"), BENCH_SCALE_BUDGET (default 256M), BENCH_RUNS (default 3).
+# default "msprobe:256x400x100x5 events:8x2000x1000"), BENCH_SCALE_BUDGET (default 256M),
+# BENCH_RUNS (default 3). bench/README.md lists the shapes of issue 17's goal table.
 set -euo pipefail
 export LC_ALL=C
 
 BUILD=${1:-build}
 RUNS=${BENCH_RUNS:-3}
-SHAPES=${BENCH_SCALE_SHAPES:-256x400x100x5}
+SHAPES=${BENCH_SCALE_SHAPES:-msprobe:256x400x100x5 events:8x2000x1000}
 BUDGET=${BENCH_SCALE_BUDGET:-256M}
 RUNTOP=$BUILD/runtop
 GEN=$BUILD/bench/runtop_benchgen
 PTY=$BUILD/bench/runtop_pty_probe
-GEN_VERSION=msprobe-scale-1  # bump when runtop_benchgen --msprobe-scale writes other bytes
 source "$(dirname "$0")/bench_lib.sh"
 
 PIN=()
@@ -27,45 +34,73 @@ if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then PIN
 budget_mb=$(awk -v b="$BUDGET" 'BEGIN { n = b + 0; u = toupper(substr(b, length(b)));
     print (u == "G") ? n * 1024 : (u == "K") ? n / 1024 : n }')
 
-for shape in $SHAPES; do
-    DIR=$BUILD/bench-scale-$shape
-    STAMP=$DIR/.benchgen
-    if [[ -f $STAMP && "$(head -1 "$STAMP")" == "$GEN_VERSION" ]]; then
-        echo "scale bench data: $DIR (kept)"
+# What each kind of shape is: its generator flag, the version of the bytes that flag writes
+# (bump it when they change: a kept tree is then written again), the data files' names (what
+# `cat` reads), the text of a card on the dashboard's first screen (its first tag family in
+# name order: the pty probe waits for it), the kind and its dims in words.
+set_kind() {
+    case $1 in
+    msprobe)
+        GEN_FLAG=--msprobe-scale GEN_VERSION=msprobe-scale-1 DATA_NAME='*.csv'
+        FIRST_CARD=grad_unreduced KIND_TEXT=msProbe
+        DIMS_TEXT="ranks x params x steps x steps a file" ;;
+    events)
+        GEN_FLAG=--events-scale GEN_VERSION=events-scale-1 DATA_NAME='events.out.tfevents.*'
+        FIRST_CARD=grad_abs_max KIND_TEXT="event files" DIMS_TEXT="ranks x tags x steps" ;;
+    *)
+        echo "scale_bench.sh: unknown shape kind '$1' (msprobe or events)" >&2
+        exit 2 ;;
+    esac
+}
+
+# prepare_tree DIR DIMS: writes the tree unless DIR holds one of this GEN_VERSION; its
+# generator's line is the stamp's second line.
+prepare_tree() {
+    local dir=$1 dims=$2 stamp=$1/.benchgen line
+    if [[ -f $stamp && "$(head -1 "$stamp")" == "$GEN_VERSION" ]]; then
+        echo "scale bench data: $dir (kept)"
     else
-        rm -rf "$DIR"
-        line=$("$GEN" --msprobe-scale "$shape" "$DIR")
-        printf '%s\n%s\n' "$GEN_VERSION" "$line" >"$STAMP"
+        rm -rf "$dir"
+        line=$("$GEN" "$GEN_FLAG" "$dims" "$dir")
+        printf '%s\n%s\n' "$GEN_VERSION" "$line" >"$stamp"
     fi
-    gen_line=$(sed -n 2p "$STAMP")
+}
+
+# bench_tree DIR TITLE: every figure of the section for one tree.
+bench_tree() {
+    local dir=$1 title=$2 gen_line files bytes series points spike_tag
+    gen_line=$(sed -n 2p "$dir/.benchgen")
+    # Both generators print "runtop_benchgen: N <kind> files, B bytes, S series, P points in
+    # DIR; spike: rank R, TAG, step N".
     files=$(awk '{ print $2 }' <<<"$gen_line")
     bytes=$(awk '{ print $6 }' <<<"$gen_line")
     series=$(awk '{ print $8 }' <<<"$gen_line")
     points=$(awk '{ print $10 }' <<<"$gen_line")
     spike_tag=$(sed -E 's/.*spike: rank [0-9]+, ([^,]+), step.*/\1/' <<<"$gen_line")
+    local filter="^${spike_tag//./\\.}\$"
 
-    run_cat() { "${PIN[@]}" sh -c 'find "$1" -name "*.csv" -print0 | xargs -0 cat >/dev/null' _ "$DIR"; }
-    run_ls() { "${PIN[@]}" "$RUNTOP" ls "$DIR" >/dev/null 2>&1; }
-    run_ls_free() { "$RUNTOP" ls "$DIR" >/dev/null 2>&1; }
-    run_check() { "${PIN[@]}" "$RUNTOP" check "$DIR" >/dev/null 2>&1 || [[ $? == 1 ]]; }
-    run_filter() { "${PIN[@]}" "$RUNTOP" ls --filter "^${spike_tag//./\\.}\$" "$DIR" >/dev/null 2>&1; }
-    run_snapshot() { "${PIN[@]}" "$RUNTOP" snapshot --size 250x80 "$DIR" >/dev/null 2>&1; }
+    run_cat() { "${PIN[@]}" sh -c 'find "$1" -name "$2" -print0 | xargs -0 cat >/dev/null' _ "$dir" "$DATA_NAME"; }
+    run_ls() { "${PIN[@]}" "$RUNTOP" ls "$dir" >/dev/null 2>&1; }
+    run_ls_free() { "$RUNTOP" ls "$dir" >/dev/null 2>&1; }
+    run_check() { "${PIN[@]}" "$RUNTOP" check "$dir" >/dev/null 2>&1 || [[ $? == 1 ]]; }
+    run_filter() { "${PIN[@]}" "$RUNTOP" ls --filter "$filter" "$dir" >/dev/null 2>&1; }
+    run_snapshot() { "${PIN[@]}" "$RUNTOP" snapshot --size 250x80 "$dir" >/dev/null 2>&1; }
 
     run_cat  # warm the page cache
-    found=$("$RUNTOP" check --format json "$DIR" 2>/dev/null | grep -c '"rule": *"spike"' || true)
+    local found t_cat t_ls c_ls t_free t_check c_check t_filter t_snap rss rss_budget rss_filter rss_snap
+    found=$("$RUNTOP" check --format json "$dir" 2>/dev/null | grep -c '"rule": *"spike"' || true)
     read -r t_cat _ < <(best_times run_cat)
     read -r t_ls c_ls < <(best_times run_ls)
     read -r t_free _ < <(best_times run_ls_free)
     read -r t_check c_check < <(best_times run_check)
     read -r t_filter _ < <(best_times run_filter)
     t_snap=$(best_of run_snapshot)
-    rss=$(peak_rss_kb "$RUNTOP" ls "$DIR")
-    rss_budget=$(peak_rss_kb "$RUNTOP" ls --memory "$BUDGET" "$DIR")
-    rss_filter=$(peak_rss_kb "$RUNTOP" ls --filter "^${spike_tag//./\\.}\$" "$DIR")
-    rss_snap=$(peak_rss_kb "$RUNTOP" snapshot --size 250x80 "$DIR")
+    rss=$(peak_rss_kb "$RUNTOP" ls "$dir")
+    rss_budget=$(peak_rss_kb "$RUNTOP" ls --memory "$BUDGET" "$dir")
+    rss_filter=$(peak_rss_kb "$RUNTOP" ls --filter "$filter" "$dir")
+    rss_snap=$(peak_rss_kb "$RUNTOP" snapshot --size 250x80 "$dir")
 
-    echo
-    echo "scale: msProbe $shape (ranks x params x steps x steps a file): $files files, $bytes bytes,"
+    echo "scale: $title: $files files, $bytes bytes,"
     echo "       $series series, $points points; page cache warm; best of $RUNS"
     awk -v b="$bytes" -v s="$series" -v p="$points" -v tc="$t_cat" -v tl="$t_ls" -v cl="$c_ls" \
         -v tf="$t_free" -v tk="$t_check" -v ck="$c_check" -v tfl="$t_filter" -v ts="$t_snap" \
@@ -83,10 +118,20 @@ for shape in $SHAPES; do
         printf "  first frame, headless (snapshot 250x80) = %.3f s, peak RSS %.1f MB\n", ts, rs / 1024
     }'
     if [[ -x $PTY ]]; then
-        "$PTY" --size 250x80 --wait-text grad_unreduced --keys "j,j,l,k,2,1,j" --repeat 2 \
+        "$PTY" --size 250x80 --wait-text "$FIRST_CARD" --keys "j,j,l,k,2,1,j" --repeat 2 \
             --key-window-ms 500 --quiet-ms 10 --quit-keys q --timeout-seconds 120 -- \
-            "$RUNTOP" "$DIR" |
+            "$RUNTOP" "$dir" |
             grep -E '^(first_frame_ms|key_latency_ms_(median|p95|max))=' |
             sed 's/^/  dashboard (pty 250x80): /'
     fi
+}
+
+for shape in $SHAPES; do
+    kind=msprobe dims=$shape
+    if [[ $shape == *:* ]]; then kind=${shape%%:*} dims=${shape#*:}; fi
+    set_kind "$kind"
+    dir=$BUILD/bench-scale-$kind-$dims
+    echo
+    prepare_tree "$dir" "$dims"
+    bench_tree "$dir" "$KIND_TEXT $dims ($DIMS_TEXT)"
 done
