@@ -11,6 +11,7 @@
 #include "app/rules_file.h"
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
+#include "core/filtering_sink.h"
 #include "core/format.h"
 #include "core/json/json_writer.h"
 
@@ -136,11 +137,13 @@ int cmd_check(const Args& args) {
     for (const std::string& w : rules->rules.warnings)
         std::fprintf(stderr, "runtop: %s\n", visible(w).c_str());
 
-    // The rules see every point as it is read; nothing needs the points afterwards, so check
-    // keeps no Store (and no memory budget applies).
-    Analyzer analyzer(std::move(rules->rules), std::move(selection->filter));
+    // The rules see every selected point as it is read; nothing needs the points afterwards, so
+    // check keeps no Store (and no memory budget applies). The other series are skipped at
+    // ingest, their values not even decoded where the format allows.
+    Analyzer analyzer(std::move(rules->rules));  // it sees only the selected series
     AnalyzingSink sink(analyzer);
-    SourceSet sources(sink);
+    FilteringSink selected(selection->filter, sink);
+    SourceSet sources(selected);
     const std::size_t warnings = read_once(sources, selection->roots);
     analyzer.finish();
 

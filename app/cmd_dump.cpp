@@ -8,9 +8,9 @@
 #include "app/inputs.h"
 #include "app/read_summary.h"
 #include "app/signals.h"
+#include "core/filtering_sink.h"
 #include "core/format.h"
 #include "core/json/json_writer.h"
-#include "core/series_filter.h"
 #include "core/store/store.h"
 
 namespace runtop {
@@ -72,33 +72,30 @@ class RowWriter {
 };
 
 // Prints points the moment readers hand them over (--follow): arrival order, no restarts.
+// Behind a FilteringSink: it sees only the selected series.
 class FollowSink final : public PointSink {
   public:
-    FollowSink(const SeriesFilter& filter, RowWriter& writer) : filter_(filter), writer_(writer) {}
+    explicit FollowSink(RowWriter& writer) : writer_(writer) {}
     SeriesId series(const SeriesKey& key, SourceId) override {
         keys_.push_back(key);
-        selected_.push_back(filter_.selects(key));
         return static_cast<SeriesId>(keys_.size() - 1);
     }
-    void append(SeriesId id, const Point& p) override {
-        if (selected_[id]) writer_.row(keys_[id], p);
-    }
+    void append(SeriesId id, const Point& p) override { writer_.row(keys_[id], p); }
     void session_start(std::string_view, int, std::int64_t, double) override {}
     void config_text(ConfigText) override {}
     void anomaly(ImportedAnomaly) override {}
 
   private:
-    const SeriesFilter& filter_;
     RowWriter& writer_;
     std::vector<SeriesKey> keys_;
-    std::vector<bool> selected_;
 };
 
 int follow(const std::vector<RootSpec>& roots, const SeriesFilter& filter, RowWriter& writer,
            WatchOptions options) {
     install_stop_signals();
-    FollowSink sink(filter, writer);
-    SourceSet sources(sink);
+    FollowSink sink(writer);
+    FilteringSink selected(filter, sink);
+    SourceSet sources(selected);
     sources.stop_when(stop_requested);  // Ctrl-C during a backfill of gigabytes ends it at once
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.watch(std::move(options));
@@ -160,19 +157,19 @@ int cmd_dump(const Args& args) {
         return follow(selection->roots, filter, writer, std::move(options));
     }
 
-    Store store(StoreLimits::unbounded());  // every point, whatever its size
-    SourceSet sources(store);
+    Store store(StoreLimits::unbounded());  // every selected point, whatever its size
+    FilteringSink selected(filter, store);
+    SourceSet sources(selected);
     const std::size_t warnings = read_once(sources, selection->roots);
     for (SeriesId id : store.sorted_ids()) {
         const Series& s = store.at(id);
-        if (!filter.selects(s.key())) continue;
         for (std::size_t i = 0; i < s.retained(); ++i) writer.row(s.key(), s.point(i));
     }
     writer.flush();
     // On stderr, so stdout stays pure data; the words ls and check use (app/read_summary.h):
     // the rows printed are the points kept.
     const IngestTotals t = sources.totals();
-    const PointCounts counts = store_point_counts(store, filter);
+    const PointCounts counts = store_point_counts(store);
     std::fprintf(stderr, "runtop: %s, %s; %s\n", read_text(counts.series, counts.read, t).c_str(),
                  kept_text(counts).c_str(), problems_text(t, warnings).c_str());
     if (sources.readable_roots() == 0 || say_incomplete("dump", t)) return kExitError;

@@ -7,8 +7,8 @@
 #include "app/commands.h"
 #include "app/inputs.h"
 #include "app/read_summary.h"
+#include "core/filtering_sink.h"
 #include "core/format.h"
-#include "core/series_filter.h"
 #include "core/store/store.h"
 
 namespace runtop {
@@ -130,16 +130,14 @@ int cmd_ls(const Args& args) {
         std::fprintf(stderr, "runtop ls: %s\n", limits.error().message.c_str());
         return kExitError;
     }
+    // Only the selected series are stored: a one-tag listing costs what that tag costs.
     Store store(*limits);
-    SourceSet sources(store);
+    FilteringSink selected(selection->filter, store);
+    SourceSet sources(selected);
     std::size_t warnings = read_once(sources, selection->roots);
 
     Table table;
-    for (SeriesId id : store.sorted_ids()) {
-        const Series& s = store.at(id);
-        if (!selection->filter.selects(s.key())) continue;
-        table.add(s);
-    }
+    for (SeriesId id : store.sorted_ids()) table.add(store.at(id));
     std::string out;
     if (format == "csv")
         print_csv(table, out);
@@ -148,7 +146,7 @@ int cmd_ls(const Args& args) {
     flush_output(out, true);
 
     const IngestTotals t = sources.totals();
-    const PointCounts counts = store_point_counts(store, selection->filter);
+    const PointCounts counts = store_point_counts(store);
     std::fprintf(stderr,
                  "runtop: %s (%.1f MB, %llu records), %s; %zu config entries kept, %llu "
                  "non-scalar values skipped, %zu msProbe anomalies imported; %llu bad records, "

@@ -16,6 +16,7 @@
 #include "app/rules_file.h"
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
+#include "core/filtering_sink.h"
 #include "core/format.h"
 #include "core/store/store.h"
 #include "views/canvas.h"
@@ -47,8 +48,8 @@ const std::vector<OptionSpec> kSnapshotOptions = {
      "keys pressed before the frame is drawn, as in the dashboard: names from `?` separated by "
      "spaces, other words typed (\"2 j Enter\", \"/ loss Enter\")"},
     {"filter", "RE",
-     "only tags matching the regex (RE2, case-insensitive); the rules still "
-     "judge every series, as in the dashboard"},
+     "only tags matching the regex (RE2, case-insensitive); the other series are not read, so "
+     "the rules judge only the selected ones (the dashboard judges every series)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
     {"ascii", "", "ASCII glyphs only (default: braille and other UTF-8, whatever the locale)"},
     {"color", "never|always", "ANSI colours (dark theme, 256 colours) with always; default never"},
@@ -116,10 +117,14 @@ int cmd_snapshot(const Args& args) {
         if (!theme) return usage_error(theme.error().message);
     }
 
-    // The filter is the view's, as in the dashboard: the rules judge every series.
+    // Only the selected series are read into the Store and judged: a one-tag frame of a
+    // million series costs what that tag costs. The filter is also the view's (its status line
+    // names it), and the series skipped count as hidden there.
     Store store(*limits);
     Analyzer analyzer(std::move(rules->rules));
-    AnalyzingSink sink(analyzer, &store);
+    AnalyzingSink analyzing(analyzer, &store);
+    FilteringSink sink(selection->filter, analyzing);
+    sink.count_skipped();
     ui::ViewModel model(store, analyzer);
     // Runs in command-line order (`base=A new=B`: base is run A), known before any run is.
     std::vector<std::string> root_names;
@@ -130,10 +135,12 @@ int cmd_snapshot(const Args& args) {
     analyzer.finish();
     if (sources.readable_roots() == 0) return kExitError;
 
+    // The sink reads the filter no more: the view takes it.
     model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));
     model.set_glyphs(args.has("ascii") ? ui::GlyphTier::kAscii : ui::GlyphTier::kBraille);
     model.ingest.roots = selection->roots.size();
     model.ingest.files = sources.totals().files;
+    model.ingest.skipped_series = sink.skipped_series();
 
     std::optional<std::int64_t> step;
     if (args.has("step")) {

@@ -6,11 +6,10 @@
 
 namespace runtop {
 
-PointCounts store_point_counts(const Store& store, const SeriesFilter& filter) {
+PointCounts store_point_counts(const Store& store) {
     PointCounts c;
     for (SeriesId id = 0; id < store.series_count(); ++id) {
         const Series& s = store.at(id);
-        if (!filter.selects(s.key())) continue;
         ++c.series;
         c.read += s.received();
         c.kept += s.count();

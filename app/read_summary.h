@@ -1,6 +1,7 @@
 // What ls, dump and check say about one full read, in the same words, so a script can compare
 // their summary lines (docs/howto.md#what-the-summary-lines-count). Every count is over the
-// selected series (--filter, --ranks):
+// selected series (--filter, --ranks), the only ones the commands read into memory (a
+// FilteringSink in front of their sink); files, bytes and records count whole files:
 //   read        points the readers handed over: the same in all three;
 //   kept        what a Store holds after restart semantics (ls's POINTS column, dump's rows);
 //   superseded  read - kept: points replaced by a repeated step, dropped by a step going back
@@ -12,7 +13,6 @@
 #include <cstdint>
 #include <string>
 
-#include "core/series_filter.h"
 #include "core/store/store.h"
 #include "readers/source_reader.h"
 
@@ -24,8 +24,9 @@ struct PointCounts {
     std::uint64_t kept = 0;
 };
 
-// Over the selected series of a Store; `kept` is every point held (folded ones included).
-PointCounts store_point_counts(const Store& store, const SeriesFilter& filter);
+// Over the series of a Store filled through a FilteringSink: the selected ones. `kept` is every
+// point held (folded ones included).
+PointCounts store_point_counts(const Store& store);
 
 // "S series, R points read from F files"
 std::string read_text(std::size_t series, std::uint64_t read, const IngestTotals& totals);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -22,11 +23,16 @@ struct ConfigText {
     std::string text;
 };
 
+// The id a sink returns for a series it does not keep (a filter at ingest, core/filtering_sink.h):
+// appends to it are dropped, so a reader may skip decoding that series' values altogether.
+inline constexpr SeriesId kSkippedSeries = std::numeric_limits<SeriesId>::max();
+
 class PointSink {
   public:
     virtual ~PointSink() = default;
     // Returns a stable id for the series, creating it on first sight. The reader says where it
-    // came from (its format, its step axis); the first sight's source is kept.
+    // came from (its format, its step axis); the first sight's source is kept. kSkippedSeries
+    // when the sink keeps nothing of it; readers keep the id they got, so ask once per key.
     virtual SeriesId series(const SeriesKey& key, SourceId source) = 0;
     virtual void append(SeriesId id, const Point& point) = 0;
     // A session (re)started at `step` (TensorBoard SessionLog START): every series of

@@ -61,7 +61,9 @@ ParseOutcome HfTrainerStateReader::parse(std::string_view text, bool) {
         }
         for (const JsonMember& m : entry.members()) {
             if (!m.value.is_number() || m.key == "step") continue;  // text, lists, null: skipped
-            sink_.append(series_of(m.key), Point{step, wall, m.value.number()});
+            const SeriesId id = series_of(m.key);
+            if (id == kSkippedSeries) continue;  // filtered out at ingest: not parsed
+            sink_.append(id, Point{step, wall, m.value.number()});
             ++scalars_;
         }
     }

@@ -158,6 +158,7 @@ MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp, st
         series.tag.resize(base.size());  // reuses the tag's buffer for every op
         series.tag += op;
         k.ids.push_back(sink_.series(series, source_));
+        k.any_kept |= k.ids.back() != kSkippedSeries;
     }
     table_->index.emplace(k.key, &k);
     return k;
@@ -203,9 +204,13 @@ void MsProbeCsvReader::on_row(std::span<const std::string_view> fields) {
         bad_row("step is not an integer");
         return;
     }
+    // The row is checked as far as any row is (width, step) before its key says whether the
+    // sink keeps anything of it: the bad-row counts do not depend on the filter.
     RowKey& key = row_key(fields);
+    if (!key.any_kept) return;
     const double wall = wall_time();
     for (std::size_t i = 0; i < op_cols_.size(); ++i) {
+        if (key.ids[i] == kSkippedSeries) continue;
         std::string_view cell = fields[static_cast<std::size_t>(op_cols_[i])];
         double v;
         if (cell.empty() || !parse_value(cell, v)) continue;  // "id" of a non-scalar is empty

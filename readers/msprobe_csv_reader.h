@@ -50,7 +50,8 @@ class MsProbeCsvReader final : public CsvFileReader {
     struct RowKey {
         std::string key;
         std::uint32_t vpp_len = 0, name_len = 0, micro_len = 0;
-        std::vector<SeriesId> ids;  // one per op column
+        std::vector<SeriesId> ids;  // one per op column; kSkippedSeries when filtered out
+        bool any_kept = false;      // else the row's values are not even parsed
         RowKey* next = nullptr;     // the row that followed it last time
     };
 

@@ -117,6 +117,7 @@ void StepTableCsvReader::on_row(std::span<const std::string_view> fields) {
     const double wall = wall_time();
     for (std::size_t i = 0; i < width; ++i) {
         if (static_cast<int>(i) == step_col_ || fields[i].empty()) continue;
+        if (col_ids_[i] == kSkippedSeries) continue;  // filtered out at ingest: not parsed
         double v;
         if (!parse_cell(fields[i], v)) {
             if (++bad_cells_ == 1)

@@ -107,6 +107,42 @@ TEST_F(Cli, DemoWritesMsProbeMonitorOutputWithItsNaN) {
     EXPECT_EQ(nan_row.substr(nan_row.size() - 4), ",nan");
 }
 
+// Filters act at ingest (core/filtering_sink.h): the rows listed are exactly the unfiltered
+// listing's rows of that tag and ranks, and the summary counts what it lists.
+TEST_F(Cli, LsFilterListsWhatTheUnfilteredLsListsForItsSeries) {
+    auto all = run_runtop({"ls", "--format", "csv", demo()});
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    struct Case {
+        std::vector<std::string> args;
+        std::string tag_prefix;  // ",<tag>," of the rows expected
+        std::vector<std::string> ranks;
+    };
+    for (const Case& c :
+         {Case{{"--filter", "^grad_reduced/layers\\.0\\.weight/norm$"},
+               ",grad_reduced/layers.0.weight/norm,",
+               {"0", "1", "2", "3"}},
+          Case{{"--filter", "^train/loss$", "--ranks", "1,3"}, ",train/loss,", {"1", "3"}}}) {
+        std::vector<std::string> want;
+        for (const std::string& row : testing::split_lines(all.out)) {
+            if (row.find(c.tag_prefix) == std::string::npos) continue;
+            for (const std::string& rank : c.ranks)
+                if (row.find("," + rank + c.tag_prefix) != std::string::npos) want.push_back(row);
+        }
+        ASSERT_EQ(want.size(), c.ranks.size());
+        std::vector<std::string> args = {"ls", "--format", "csv"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        args.push_back(demo());
+        auto filtered = run_runtop(args);
+        ASSERT_EQ(filtered.exit_code, 0) << filtered.err;
+        std::vector<std::string> got = testing::split_lines(filtered.out);
+        ASSERT_FALSE(got.empty());
+        got.erase(got.begin());  // the header
+        EXPECT_EQ(got, want);
+        EXPECT_NE(filtered.err.find(std::to_string(want.size()) + " series, "), std::string::npos)
+            << filtered.err;
+    }
+}
+
 TEST_F(Cli, DumpJsonlFilteredByTagAndRank) {
     auto r = run_runtop({"dump", "--format", "jsonl", "--filter", "GRAD_NORM", "--ranks", "1-2,!2",
                          "named=" + demo()});

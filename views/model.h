@@ -39,6 +39,8 @@ struct TagGroup {
 struct IngestInfo {
     std::size_t roots = 0;
     std::uint64_t files = 0;
+    // Series a filter at ingest never stored (snapshot --filter): hidden as well.
+    std::size_t skipped_series = 0;
     // The dashboard's live state (snapshot leaves these alone: a one-shot read).
     std::vector<std::string> watching;  // how the roots are watched (inotify, polling): `?` says
     bool live = false;
@@ -88,7 +90,7 @@ class ViewModel {
 
     // Series the filter selects, in (run, rank, tag) order.
     const std::vector<SeriesId>& selected() const { return selected_; }
-    std::size_t hidden() const { return seen_ - selected_.size(); }
+    std::size_t hidden() const { return seen_ - selected_.size() + ingest.skipped_series; }
     // Cards in display order: tag prefix groups (train/, then eval-like, then tags without a
     // prefix, then the other prefixes alphabetically), loss-like tags first within a group.
     const std::vector<TagGroup>& groups() const { return groups_; }
