@@ -27,11 +27,14 @@ constexpr const char* kHeads[] = {"RUN",  "RANK",       "TAG",    "POINTS",  "FI
                                   "LAST", "LAST VALUE", "SOURCE", "RESTARTS"};
 constexpr int kColumns = 9;
 
-// Every row's cells, formatted once into one buffer: a table of 20 000 series then costs
-// one visit to each series' memory and no allocation per row.
-class Table {
+// One row's cells, formatted into one reused buffer. Rows are formatted twice, once for the
+// column widths and once to print, and never kept: a listing of half a million series costs
+// no memory per row, and its text goes out a megabyte at a time.
+class Row {
   public:
-    void add(const Series& s) {
+    void format(const Series& s) {
+        text_.clear();
+        ends_.clear();
         const SeriesKeyRef k = s.key();
         append_visible(text_, k.run);
         end();
@@ -62,27 +65,25 @@ class Table {
         fmt::format_to(std::back_inserter(text_), "{}", s.restart_count());
         end();
     }
-    std::size_t rows() const { return ends_.size() / kColumns; }
-    std::string_view cell(std::size_t row, int c) const {
-        std::size_t i = row * kColumns + static_cast<std::size_t>(c);
-        std::size_t begin = i == 0 ? 0 : ends_[i - 1];
-        return std::string_view(text_).substr(begin, ends_[i] - begin);
+    std::string_view cell(int c) const {
+        const std::size_t begin = c == 0 ? 0 : ends_[static_cast<std::size_t>(c) - 1];
+        return std::string_view(text_).substr(begin, ends_[static_cast<std::size_t>(c)] - begin);
     }
 
   private:
-    void end() { ends_.push_back(static_cast<std::uint32_t>(text_.size())); }
+    void end() { ends_.push_back(text_.size()); }
     std::string text_;
-    std::vector<std::uint32_t> ends_;  // where each cell ends, row by row
+    std::vector<std::size_t> ends_;  // where each cell ends
 };
 
-void print_text(const Table& table, std::string& out) {
+void print_text(const Store& store, const std::vector<SeriesId>& ids, std::string& out) {
     std::size_t width[kColumns];
     for (int c = 0; c < kColumns; ++c) width[c] = std::string_view(kHeads[c]).size();
-    for (std::size_t r = 0; r < table.rows(); ++r)
-        for (int c = 0; c < kColumns; ++c) width[c] = std::max(width[c], table.cell(r, c).size());
-    std::size_t line_width = 0;
-    for (std::size_t w : width) line_width += w + 2;
-    out.reserve(out.size() + (table.rows() + 1) * line_width);
+    Row row;
+    for (SeriesId id : ids) {
+        row.format(store.at(id));
+        for (int c = 0; c < kColumns; ++c) width[c] = std::max(width[c], row.cell(c).size());
+    }
     auto line = [&](auto cell) {
         for (int c = 0; c < kColumns; ++c) {
             std::string_view text = cell(c);
@@ -94,21 +95,28 @@ void print_text(const Table& table, std::string& out) {
             if (c != kColumns - 1) out += "  ";
         }
         out += '\n';
+        flush_output(out, false);
     };
     line([](int c) { return std::string_view(kHeads[c]); });
-    for (std::size_t r = 0; r < table.rows(); ++r) line([&](int c) { return table.cell(r, c); });
+    for (SeriesId id : ids) {
+        row.format(store.at(id));
+        line([&](int c) { return row.cell(c); });
+    }
 }
 
-void print_csv(const Table& table, std::string& out) {
+void print_csv(const Store& store, const std::vector<SeriesId>& ids, std::string& out) {
     out += "run,rank,tag,points,first_step,last_step,last_value,source\n";
-    for (std::size_t r = 0; r < table.rows(); ++r) {
+    Row row;
+    for (SeriesId id : ids) {
+        row.format(store.at(id));
         for (int c = 0; c < kColumns - 1; ++c) {  // no RESTARTS column in the csv contract
             if (c) out += ',';
-            std::string_view cell = table.cell(r, c);
+            std::string_view cell = row.cell(c);
             if (cell == "-" && (c == 1 || (c >= 4 && c <= 6))) cell = {};  // unknown: empty
             append_csv_field(out, cell);
         }
         out += '\n';
+        flush_output(out, false);
     }
 }
 
@@ -136,13 +144,12 @@ int cmd_ls(const Args& args) {
     SourceSet sources(selected);
     std::size_t warnings = read_once(sources, selection->roots);
 
-    Table table;
-    for (SeriesId id : store.sorted_ids()) table.add(store.at(id));
+    const std::vector<SeriesId> ids = store.sorted_ids();
     std::string out;
     if (format == "csv")
-        print_csv(table, out);
+        print_csv(store, ids, out);
     else
-        print_text(table, out);
+        print_text(store, ids, out);
     flush_output(out, true);
 
     const IngestTotals t = sources.totals();
