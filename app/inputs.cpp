@@ -35,16 +35,18 @@ Result<Selection> selection_from_args(const Args& args) {
 
 const OptionSpec kMemoryOption = {
     "memory", "SIZE",
-    "memory budget for points, e.g. 512M, 2G (default 1G); past it older points are kept as "
-    "min/max/mean buckets, so no extreme is lost"};
+    "memory budget of the whole process, e.g. 512M, 2G (default 1G); past it older points "
+    "are kept as min/max/mean buckets, so no extreme is lost"};
+
+namespace {
+constexpr std::uint64_t kDefaultProcessMemory = std::uint64_t{1} << 30;
+}  // namespace
 
 Result<StoreLimits> store_limits_from_args(const Args& args) {
-    StoreLimits limits;
-    if (!args.has("memory")) return limits;
+    if (!args.has("memory")) return StoreLimits::for_process(kDefaultProcessMemory);
     Result<std::uint64_t> bytes = parse_memory_size(args.get("memory"));
     if (!bytes) return Error{"--memory: " + bytes.error().message};
-    limits.memory_bytes = *bytes;
-    return limits;
+    return StoreLimits::for_process(*bytes);
 }
 
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots) {

@@ -130,7 +130,7 @@ void PointArena::release(void* block, std::size_t bytes) {
     if (--s->live == 0) {
         if (!was_full) unlink(s);
         RUNTOP_POISON(s, kSlabBytes);
-        if (empty_resident_.size() < kKeepEmpty) {
+        if (empty_resident_.size() < keep_empty_) {
             empty_resident_.push_back(s);
         } else {
             // Back to the system; the address range stays ours for a later slab.

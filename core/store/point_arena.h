@@ -43,6 +43,11 @@ class PointArena {
     // place when both sizes have the same footprint, by mremap between own mappings.
     void* reallocate(void* block, std::size_t old_bytes, std::size_t keep, std::size_t new_bytes);
     std::size_t mapped_bytes() const { return mapped_; }
+    // How many empty slabs stay resident for the next ones needed; beyond, they go back to the
+    // system. A fresh page costs its zeroing on the next touch (1 to 7 s a GiB on a busy VM):
+    // when the budget folds a rank's tails while the next rank's grow, a pool the size of that
+    // turnover saves re-faulting it. The Store sizes it from its budget.
+    void keep_empty(std::size_t slabs) { keep_empty_ = slabs; }
     // The arena goes soon: releases of slab blocks are skipped (the mappings go whole), so
     // that freeing a large Store does not walk its slabs block by block.
     void closing() { closing_ = true; }
@@ -63,8 +68,6 @@ class PointArena {
     };
     static constexpr std::size_t kHeader = 64;
     static_assert(sizeof(Slab) <= kHeader);
-    // Empty slabs kept resident for the next one needed (beyond, returned to the system).
-    static constexpr std::size_t kKeepEmpty = 16;
 
     Slab* new_slab(std::size_t block_bytes);
     void link(Slab* s);
@@ -79,6 +82,7 @@ class PointArena {
     std::vector<std::pair<void*, std::size_t>> mappings_;  // regions
     std::size_t mapped_ = 0;
     bool closing_ = false;
+    std::size_t keep_empty_ = 16;
 };
 
 }  // namespace runtop

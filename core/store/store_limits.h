@@ -23,6 +23,15 @@ struct StoreLimits {
         return {std::numeric_limits<std::uint64_t>::max(),
                 std::numeric_limits<std::uint64_t>::max()};
     }
+    // The Store's share of a whole-process budget (`--memory`): an eighth stays for what the
+    // Store does not count (the readers' per-file state and buffers, slab slack, the empty
+    // slabs kept resident, the output being written), so that the process' peak RSS stays
+    // within the budget plus a small fixed overhead (bench/scale_bench.sh measures it).
+    static StoreLimits for_process(std::uint64_t process_bytes) {
+        StoreLimits limits;
+        limits.memory_bytes = process_bytes - process_bytes / 8;
+        return limits;
+    }
     bool bounded_memory() const {
         return memory_bytes != std::numeric_limits<std::uint64_t>::max();
     }

@@ -4,6 +4,7 @@
 // globally oldest first).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -16,7 +17,13 @@ namespace runtop {
 
 class StoreMemory {
   public:
-    explicit StoreMemory(const StoreLimits& limits) : limits_(limits) {}
+    explicit StoreMemory(const StoreLimits& limits) : limits_(limits) {
+        // Empty slabs kept resident: a 64th of the budget, 1 to 32 MiB (not counted in bytes():
+        // the process' RSS may exceed the budget by that much).
+        const std::uint64_t keep =
+            std::clamp<std::uint64_t>(limits.memory_bytes / 64, 1 << 20, 32 << 20);
+        arena_.keep_empty(keep / PointArena::kSlabBytes);
+    }
     StoreMemory(const StoreMemory&) = delete;
     StoreMemory& operator=(const StoreMemory&) = delete;
 
