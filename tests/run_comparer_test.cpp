@@ -1,7 +1,7 @@
 // The incremental RunComparer (core/compare/run_comparer.h) against compare_runs, and compare_runs
 // against a plain model of what the header says, on random runs: points appended in random
 // slices, with equal-step replacements, restarts, session starts, NaN and infinities, ranks
-// with their own step grids, and a budget small enough to fold.
+// with their own step grids, and budgets small enough to fold, down to near the Store's floor.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -301,7 +301,26 @@ std::string describe(const Case& c) {
            " tolerance=" + std::to_string(c.options.tolerance) + (c.filter ? " filtered" : "");
 }
 
-void run_property(std::uint64_t seed, StoreLimits limits, int writes) {
+// In how many slices some series held folded points, and in how many some series was down to
+// buckets and its last point (a folded tail): so that a test can check it covers folding.
+struct Folding {
+    int slices_folded = 0;
+    int slices_tail_folded = 0;
+};
+
+void count_folding(const Store& store, Folding& folding) {
+    bool folded = false, tail_folded = false;
+    for (std::size_t id = 0; id < store.series_count(); ++id) {
+        const Series& s = store.at(static_cast<SeriesId>(id));
+        folded = folded || folded_of(s) > 0;
+        tail_folded = tail_folded || (s.retained() == 1 && !s.buckets().empty());
+    }
+    folding.slices_folded += folded;
+    folding.slices_tail_folded += tail_folded;
+}
+
+// `folding`, when given, counts the slices that folded.
+void run_property(std::uint64_t seed, StoreLimits limits, int writes, Folding* folding = nullptr) {
     Store store(limits);
     RandomRuns runs(store, seed);
     Result<SeriesFilter> filter = SeriesFilter::make("t[01]", "0-1");
@@ -325,6 +344,7 @@ void run_property(std::uint64_t seed, StoreLimits limits, int writes) {
         const int n = 1 + static_cast<int>(slices() % (slices() % 4 == 0 ? 400 : 40));
         for (int i = 0; i < n; ++i) runs.step();
         done += n;
+        if (folding) count_folding(store, *folding);
         for (std::size_t k = 0; k < cases.size(); ++k) {
             const Case& c = cases[k];
             const bool changed = comparers[k]->update();
@@ -355,11 +375,71 @@ TEST(RunComparer, IncrementalEqualsFromScratchAndTheModel) {
     for (std::uint64_t seed = 1; seed <= 6; ++seed) run_property(seed, StoreLimits{}, 6000);
 }
 
-TEST(RunComparer, IncrementalEqualsFromScratchWhileTheBudgetFolds) {
+// Seeds 11-14 under a budget of `memory_bytes` (and 384 points a series).
+Folding run_property_under_budget(std::uint64_t memory_bytes) {
     StoreLimits tiny;
-    tiny.memory_bytes = 160 << 10;
+    tiny.memory_bytes = memory_bytes;
     tiny.series_points = 384;
-    for (std::uint64_t seed = 11; seed <= 14; ++seed) run_property(seed, tiny, 12000);
+    Folding folding;
+    for (std::uint64_t seed = 11; seed <= 14; ++seed) {
+        run_property(seed, tiny, 12000, &folding);
+        if (::testing::Test::HasFatalFailure()) break;
+    }
+    return folding;
+}
+
+TEST(RunComparer, IncrementalEqualsFromScratchWhileTheBudgetFolds) {
+    run_property_under_budget(160 << 10);
+}
+
+// Tighter budgets: the Store runs near its floor, folding chunks, merging buckets and folding
+// tails (all but the last point), so folds land between any two updates. Each case checks
+// that it does fold, so that it keeps covering that regime.
+TEST(RunComparer, IncrementalEqualsFromScratchNearTheFloorAt100K) {
+    const Folding folding = run_property_under_budget(100 << 10);
+    EXPECT_GT(folding.slices_folded, 0);
+    EXPECT_GT(folding.slices_tail_folded, 0);
+}
+
+TEST(RunComparer, IncrementalEqualsFromScratchNearTheFloorAt80K) {
+    const Folding folding = run_property_under_budget(80 << 10);
+    EXPECT_GT(folding.slices_folded, 0);
+    EXPECT_GT(folding.slices_tail_folded, 0);
+}
+
+TEST(RunComparer, IncrementalEqualsFromScratchNearTheFloorAt60K) {
+    const Folding folding = run_property_under_budget(60 << 10);
+    EXPECT_GT(folding.slices_folded, 0);
+    EXPECT_GT(folding.slices_tail_folded, 0);
+}
+
+TEST(RunComparer, ARankBehindAnotherRanksFoldStaysOutOfTheMean) {
+    // Rank 0 of run a folds steps 0-127 (128 points a series); rank 1 is at step 1, then gains
+    // steps 3, 6 and 8: at or before the folded step, so no mean is walked there, on a resumed
+    // walk as on a fresh one. Run b folds nothing, so a mean walked there would pair.
+    StoreLimits limits;
+    limits.series_points = 128;
+    Store store(limits);
+    const SeriesId a0 = store.series({"a", 0, "t"}, source_id({"tfevents"}));
+    const SeriesId a1 = store.series({"a", 1, "t"}, source_id({"tfevents"}));
+    const SeriesId b0 = store.series({"b", 0, "t"}, source_id({"tfevents"}));
+    for (int s = 0; s < 300; ++s) store.append(a0, {s, 0, 1.0});
+    for (int s = 0; s < 150; ++s) store.append(b0, {s, 0, 1.0});
+    store.append(a1, {0, 0, 1.0});
+    store.append(a1, {1, 0, 1.0});
+    ASSERT_GT(store.at(a0).count(), store.at(a0).retained());
+    ASSERT_EQ(store.at(b0).count(), store.at(b0).retained());
+    const CompareOptions mean{1e-6, CompareAlign::kStep, CompareRanks::kMean};
+    RunComparer comparer(store);
+    comparer.configure("a", "b", mean, nullptr);
+    comparer.update();
+    for (int s : {3, 6, 8}) store.append(a1, {s, 0, 5.0});
+    comparer.update();
+    const RunComparison fresh = compare_runs(store, "a", "b", mean);
+    EXPECT_EQ(differences(comparer.result(), fresh), "");
+    EXPECT_EQ(differences(fresh, model_runs(store, "a", "b", mean, nullptr)), "");
+    EXPECT_EQ(fresh.pairs.at(0).common_steps, 22u);  // steps 128-149
+    EXPECT_FALSE(fresh.pairs.at(0).first_divergence);
 }
 
 TEST(RunComparer, ReconfiguringStartsOver) {

@@ -147,28 +147,54 @@ std::optional<double> first_wall(const Series& series) {
     return std::nullopt;
 }
 
-std::vector<std::size_t> start_positions(const Side& side) {
-    std::vector<std::size_t> pos(side.series.size(), 0);
-    if (!side.mean) return pos;
-    std::optional<std::int64_t> folded_until;
+namespace {
+
+// The last step any rank of a mean side folded: the mean is walked only after it (see
+// run_compare.h). It moves only when a rank folds or restarts, and either starts the pair over.
+std::optional<std::int64_t> folded_until(const Side& side) {
+    std::optional<std::int64_t> until;
     for (const Series* s : side.series) {
         if (folded_points(*s) == 0 || s->buckets().empty()) continue;
         const std::int64_t last = s->buckets().back().last_step;
-        if (!folded_until || last > *folded_until) folded_until = last;
+        if (!until || last > *until) until = last;
     }
-    if (!folded_until) return pos;
+    return until;
+}
+
+// Moves each rank's position past its points at or before `until`. Only a position whose point
+// is at or before it moves, so a resumed walk pays one point per rank.
+void skip_to_after(const Side& side, std::int64_t until, std::vector<std::size_t>& pos) {
     for (std::size_t r = 0; r < side.series.size(); ++r) {
         const Series& s = *side.series[r];
-        std::size_t lo = 0, hi = s.retained();
+        std::size_t lo = pos[r], hi = s.retained();
+        if (lo >= hi || s.point(lo).step > until) continue;
         while (lo < hi) {
             const std::size_t mid = lo + (hi - lo) / 2;
-            if (s.point(mid).step <= *folded_until)
+            if (s.point(mid).step <= until)
                 lo = mid + 1;
             else
                 hi = mid;
         }
         pos[r] = lo;
     }
+}
+
+// A mean side's positions past its folded steps, on every walk, not only a fresh one: a rank
+// that lags behind another rank's fold (it restarted, or logs late) can still gain points at or
+// before the folded step. They only grow its series, so the pair resumes; a fresh walk leaves
+// them out with the rest of the folded steps, and so must the resumed one, or the two disagree
+// (the Store near its memory floor folds often enough for this to be common).
+void skip_folded(const Side& side, std::vector<std::size_t>& pos) {
+    if (!side.mean) return;
+    if (const std::optional<std::int64_t> until = folded_until(side))
+        skip_to_after(side, *until, pos);
+}
+
+}  // namespace
+
+std::vector<std::size_t> start_positions(const Side& side) {
+    std::vector<std::size_t> pos(side.series.size(), 0);
+    skip_folded(side, pos);
     return pos;
 }
 
@@ -190,6 +216,9 @@ SeriesComparison compare_pair(const Side& a, const Side& b, const CompareOptions
         progress.pos_b = start_positions(b);
         progress.walk = Walk{};
         progress.started = true;
+    } else {
+        skip_folded(a, progress.pos_a);
+        skip_folded(b, progress.pos_b);
     }
     const bool walls = options.align == CompareAlign::kRelativeWall;
     Walk w;

@@ -46,7 +46,8 @@ struct Progress {
 
 // Where each series of a side starts: 0, or for a rank mean the first point after the last
 // step any of its ranks folded (see run_compare.h). A fresh Progress starts there, and so does
-// the dashboard's compare chart, so both walk the same points.
+// the dashboard's compare chart, so both walk the same points; a resumed one skips there too
+// (a lagging rank can gain points at or before another rank's folded step).
 std::vector<std::size_t> start_positions(const Side& side);
 
 // Walks the points added since `progress`, leaves it after the last final ones, and returns
