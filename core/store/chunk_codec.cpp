@@ -89,13 +89,7 @@ void SealedChunk::values(std::size_t from, std::size_t n, double* out) const {
 SealedChunk seal_chunk(const std::int64_t* steps, const double* walls, const double* values,
                        PointArena& arena, SegmentSummary& summary) {
     constexpr std::size_t n = kChunk;
-    summary = SegmentSummary{};
-    summary.first_step = steps[0];
-    summary.last_step = steps[n - 1];
-    summary.first_wall = walls[0];
-    summary.last_wall = walls[n - 1];
-    summary.first_value = values[0];
-    summary.last_value = values[n - 1];
+    summary = summary_ends(steps, walls, values, n);
     // One pass without a branch per value: extremes and sum of the finite values (NaN and
     // infinities are rare and counted apart), and whether every value survives a trip
     // through float (NaN may come back quiet; infinities do). Values beyond float's range

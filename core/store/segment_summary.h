@@ -109,9 +109,10 @@ struct SegmentSummary {
     }
 };
 
-// The summary of n >= 1 points in step order (a bucket made straight from plain points).
-inline SegmentSummary summarize(const std::int64_t* steps, const double* walls,
-                                const double* values, std::size_t n) {
+// A summary of n >= 1 points in step order with only its first and last set: the statistics
+// are the caller's to add.
+inline SegmentSummary summary_ends(const std::int64_t* steps, const double* walls,
+                                   const double* values, std::size_t n) {
     SegmentSummary s;
     s.first_step = steps[0];
     s.last_step = steps[n - 1];
@@ -119,6 +120,13 @@ inline SegmentSummary summarize(const std::int64_t* steps, const double* walls,
     s.last_wall = walls[n - 1];
     s.first_value = values[0];
     s.last_value = values[n - 1];
+    return s;
+}
+
+// The summary of n >= 1 points in step order (a bucket made straight from plain points).
+inline SegmentSummary summarize(const std::int64_t* steps, const double* walls,
+                                const double* values, std::size_t n) {
+    SegmentSummary s = summary_ends(steps, walls, values, n);
     bool even = true;
     for (std::size_t i = 0; i < n; ++i) {
         s.add_value(values[i]);
