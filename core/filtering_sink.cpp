@@ -15,8 +15,8 @@ SeriesId FilteringSink::series(const SeriesKey& key, SourceId source) {
 }
 
 void FilteringSink::anomaly(ImportedAnomaly anomaly) {
-    const SeriesKey key{anomaly.run, anomaly.rank,
-                        anomaly.tag.empty() ? anomaly.raw_tag : anomaly.tag};
+    const SeriesKeyRef key{anomaly.run, anomaly.rank,
+                           anomaly.tag.empty() ? anomaly.raw_tag : anomaly.tag};
     if (filter_.selects(key)) inner_.anomaly(std::move(anomaly));
 }
 

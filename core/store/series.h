@@ -7,7 +7,8 @@
 //                  so no spike and no NaN is ever lost, only where in the bucket it was.
 //   sealed chunks  kChunk (128) points each, packed losslessly (core/store/chunk_codec.h), each
 //                  point readable in O(1), plus the chunk's summary;
-//   tail           the newest points (up to kChunk), plain columns that grow 8, 16 ... 128.
+//   tail           the newest points (up to kChunk), plain columns in one arena block that
+//                  grows 2, 8, 16 ... 128.
 //                  A full tail is sealed when the next point arrives, so the last point is
 //                  always in the tail, where a repeated step can replace it.
 //

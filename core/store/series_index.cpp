@@ -1,7 +1,9 @@
 #include "core/store/series_index.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
+#include <utility>
 
 namespace runtop {
 namespace {
@@ -17,9 +19,36 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
     return x ^ (x >> 31);
 }
 
-// Where `hash` probes first in a power-of-two table.
-std::size_t home(std::uint64_t hash, std::size_t slots) {
-    return hash & (slots - 1);
+// Both tables are open addressing over ids: a slot holds id + 1 (0: empty), probed linearly
+// from the hash in a power-of-two table kept at most half full.
+
+// The id whose entry `matches`, or else `next_id`, placed in the empty slot the probe reached
+// (the caller then stores its entry); the bool says which.
+template <class Matches>
+std::pair<std::uint32_t, bool> find_or_place(std::vector<std::uint32_t>& slots, std::uint64_t hash,
+                                             std::uint32_t next_id, Matches matches) {
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        const std::uint32_t slot = slots[i];
+        if (slot == 0) {
+            slots[i] = next_id + 1;
+            return {next_id, true};
+        }
+        if (matches(slot - 1)) return {slot - 1, false};
+    }
+}
+
+// Twice the slots (at least kMinSlots), every id placed again by `hash_of`.
+template <class HashOf>
+void grow_slots(std::vector<std::uint32_t>& slots, std::size_t ids, HashOf hash_of) {
+    std::vector<std::uint32_t> grown(std::max(kMinSlots, slots.size() * 2), 0);
+    const std::size_t mask = grown.size() - 1;
+    for (std::uint32_t id = 0; id < ids; ++id) {
+        std::size_t i = hash_of(id) & mask;
+        while (grown[i] != 0) i = (i + 1) & mask;
+        grown[i] = id + 1;
+    }
+    slots = std::move(grown);
 }
 
 }  // namespace
@@ -27,17 +56,11 @@ std::size_t home(std::uint64_t hash, std::size_t slots) {
 std::uint32_t InternedNames::intern(std::string_view name) {
     if (last_ != UINT32_MAX && names_[last_] == name) return last_;
     if ((names_.size() + 1) * 2 > slots_.size()) grow();
-    const std::uint64_t h = std::hash<std::string_view>{}(name);
-    for (std::size_t i = home(h, slots_.size());; i = (i + 1) & (slots_.size() - 1)) {
-        const std::uint32_t slot = slots_[i];
-        if (slot == 0) {
-            const auto id = static_cast<std::uint32_t>(names_.size());
-            names_.push_back(store(name));
-            slots_[i] = id + 1;
-            return last_ = id;
-        }
-        if (names_[slot - 1] == name) return last_ = slot - 1;
-    }
+    const auto [id, placed] = find_or_place(slots_, std::hash<std::string_view>{}(name),
+                                            static_cast<std::uint32_t>(names_.size()),
+                                            [&](std::uint32_t id) { return names_[id] == name; });
+    if (placed) names_.push_back(store(name));
+    return last_ = id;
 }
 
 std::string_view InternedNames::store(std::string_view name) {
@@ -57,13 +80,8 @@ std::string_view InternedNames::store(std::string_view name) {
 }
 
 void InternedNames::grow() {
-    std::vector<std::uint32_t> slots(std::max(kMinSlots, slots_.size() * 2), 0);
-    for (std::uint32_t id = 0; id < names_.size(); ++id) {
-        std::size_t i = home(std::hash<std::string_view>{}(names_[id]), slots.size());
-        while (slots[i] != 0) i = (i + 1) & (slots.size() - 1);
-        slots[i] = id + 1;
-    }
-    slots_ = std::move(slots);
+    grow_slots(slots_, names_.size(),
+               [this](std::uint32_t id) { return std::hash<std::string_view>{}(names_[id]); });
 }
 
 std::uint64_t InternedNames::bytes() const {
@@ -79,26 +97,14 @@ std::uint64_t SeriesIndex::hash(const Packed& k) {
 SeriesIndex::Found SeriesIndex::insert(SeriesKeyRef key) {
     const Packed k{runs_.intern(key.run), key.rank, tags_.intern(key.tag)};
     if ((keys_.size() + 1) * 2 > slots_.size()) grow();
-    for (std::size_t i = home(hash(k), slots_.size());; i = (i + 1) & (slots_.size() - 1)) {
-        const std::uint32_t slot = slots_[i];
-        if (slot == 0) {
-            const auto id = static_cast<SeriesId>(keys_.size());
-            keys_.push_back(k);
-            slots_[i] = id + 1;
-            return {id, true};
-        }
-        if (keys_[slot - 1] == k) return {slot - 1, false};
-    }
+    const auto [id, placed] = find_or_place(slots_, hash(k), static_cast<SeriesId>(keys_.size()),
+                                            [&](std::uint32_t id) { return keys_[id] == k; });
+    if (placed) keys_.push_back(k);
+    return {id, placed};
 }
 
 void SeriesIndex::grow() {
-    std::vector<std::uint32_t> slots(std::max(kMinSlots, slots_.size() * 2), 0);
-    for (std::uint32_t id = 0; id < keys_.size(); ++id) {
-        std::size_t i = home(hash(keys_[id]), slots.size());
-        while (slots[i] != 0) i = (i + 1) & (slots.size() - 1);
-        slots[i] = id + 1;
-    }
-    slots_ = std::move(slots);
+    grow_slots(slots_, keys_.size(), [this](std::uint32_t id) { return hash(keys_[id]); });
 }
 
 std::uint64_t SeriesIndex::bytes() const {
