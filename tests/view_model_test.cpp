@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/analysis/analyzer.h"
@@ -88,6 +89,86 @@ TEST_F(Views, CardsGroupATagAcrossRunsAndRanksWithStableOverlayIndices) {
     model.update();
     EXPECT_EQ(model.overlay_index(4), 3);
     EXPECT_EQ(model.overlay_index(0), 0);
+}
+
+// update() takes in only the series new since the last call (a backfill of millions of
+// series calls it after every slice): a model updated a few series at a time, in an order where
+// ranks, runs and tags arrive out of order, must equal one built at once and the brute-force
+// order: cards by card_order_less, each card's series by (run, rank), selected() by
+// (run, rank, tag). Through a filter change as well.
+TEST_F(Views, IncrementalUpdatesEqualAModelBuiltAtOnce) {
+    std::vector<std::tuple<std::string, int, std::string>> keys;
+    for (const char* run : {"b", "a"})
+        for (int rank : {10, 2, 0, 1})
+            for (const char* tag : {"grad/x.weight/norm", "train/loss", "eval/acc", "lr",
+                                    "Grad/y.weight/max", "grad/a.bias/min"})
+                keys.emplace_back(run, rank, tag);
+    std::uint64_t state = 12345;
+    for (std::size_t i = keys.size() - 1; i > 0; --i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        std::swap(keys[i], keys[(state >> 33) % (i + 1)]);
+    }
+    ViewModel growing(store_, analyzer_);
+    const auto expect_same = [this](const ViewModel& m) {
+        ViewModel fresh(store_, analyzer_);
+        if (!m.filter_tags().empty() || !m.filter_ranks().empty()) {
+            auto f = SeriesFilter::make(m.filter_tags(), m.filter_ranks());
+            ASSERT_TRUE(f);
+            fresh.set_filter(std::move(*f), m.filter_tags(), m.filter_ranks());
+        }
+        // Brute force from the Store.
+        std::vector<SeriesId> all;
+        for (SeriesId id = 0; id < store_.series_count(); ++id)
+            if (m.filter().selects(store_.at(id).key())) all.push_back(id);
+        auto rrt = [this](SeriesId id) {
+            const SeriesKeyRef k = store_.at(id).key();
+            return std::make_tuple(std::string(k.run), k.rank, std::string(k.tag));
+        };
+        std::sort(all.begin(), all.end(), [&](SeriesId a, SeriesId b) { return rrt(a) < rrt(b); });
+        EXPECT_EQ(m.selected(), all);
+        EXPECT_EQ(fresh.selected(), all);
+        std::vector<std::string> tags;
+        for (SeriesId id : all) tags.emplace_back(store_.at(id).key().tag);
+        std::sort(tags.begin(), tags.end(), card_order_less);
+        tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+        ASSERT_EQ(m.groups().size(), tags.size());
+        ASSERT_EQ(fresh.groups().size(), tags.size());
+        for (std::size_t g = 0; g < tags.size(); ++g) {
+            EXPECT_EQ(m.groups()[g].tag, tags[g]);
+            EXPECT_EQ(m.groups()[g].series, fresh.groups()[g].series) << tags[g];
+            std::vector<SeriesId> members;
+            for (SeriesId id : all)
+                if (store_.at(id).key().tag == tags[g]) members.push_back(id);
+            EXPECT_EQ(m.groups()[g].series, members) << tags[g];
+            EXPECT_EQ(m.group(tags[g]), &m.groups()[g]);
+        }
+        EXPECT_EQ(m.runs(), fresh.runs());
+        EXPECT_EQ(m.hidden(), fresh.hidden());
+        EXPECT_EQ(m.points(), fresh.points());
+    };
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto& [run, rank, tag] = keys[i];
+        add(run, rank, tag, 3, [](int s) { return 1.0 + s; });
+        if (i % 5 == 4 || i + 1 == keys.size()) {
+            growing.update();
+            expect_same(growing);
+        }
+        if (i == keys.size() / 2) {
+            auto filter = SeriesFilter::make("^(grad|train)", "0-2");
+            ASSERT_TRUE(filter);
+            growing.set_filter(std::move(*filter), "^(grad|train)", "0-2");
+            expect_same(growing);
+        }
+    }
+    // A filter that selects nothing, then none at all.
+    auto none = SeriesFilter::make("^nothing$", "");
+    ASSERT_TRUE(none);
+    growing.set_filter(std::move(*none), "^nothing$", "");
+    expect_same(growing);
+    EXPECT_TRUE(growing.groups().empty());
+    growing.set_filter(SeriesFilter(), "", "");
+    expect_same(growing);
+    EXPECT_EQ(growing.selected().size(), keys.size());
 }
 
 TEST_F(Views, OverviewBadgesNaNAndSelectionCarryStyle) {

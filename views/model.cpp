@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -101,39 +100,129 @@ void ViewModel::set_filter(SeriesFilter filter, std::string tag_regex, std::stri
 void ViewModel::update() {
     const std::size_t count = store_.series_count();
     if (count == seen_ && !filter_dirty_) return;
-    // Overlay indices in the order the Store first saw each (run, rank): stable for good.
+    if (filter_dirty_) {
+        unselect_all();
+        for (std::size_t id = 0; id < seen_; ++id) consider(static_cast<SeriesId>(id));
+    }
     overlay_.resize(count);
     for (std::size_t id = seen_; id < count; ++id) {
         const SeriesKeyRef key = store_.at(static_cast<SeriesId>(id)).key();
-        const int next = static_cast<int>(overlay_of_.size());
-        overlay_[id] =
-            overlay_of_.try_emplace(RunRank{std::string(key.run), key.rank}, next).first->second;
+        overlay_[id] = slot_of(key);
+        consider(static_cast<SeriesId>(id));
+    }
+    seen_ = count;
+    filter_dirty_ = false;
+    order_groups();
+    order_slots();
+    runs_ = selected_runs_.size();
+    selected_stale_ = true;
+}
+
+int ViewModel::slot_of(SeriesKeyRef key) {
+    // Readers hand over a (run, rank)'s series together: one lookup in the map for most runs
+    // of them.
+    const std::pair<std::string_view, int> rr{key.run, key.rank};
+    if (last_slot_.second >= 0 && last_slot_.first == rr) return last_slot_.second;
+    auto [it, fresh] = slot_of_.try_emplace(rr, static_cast<int>(slots_.size()));
+    if (fresh) {
+        // Overlay indices in the order the Store first saw each (run, rank): stable for good.
+        slots_.push_back({RunRank{std::string(key.run), key.rank}, {}, 0});
+        const auto before = [this](int a, int b) { return slots_[a].key < slots_[b].key; };
+        slot_order_.insert(
+            std::upper_bound(slot_order_.begin(), slot_order_.end(), it->second, before),
+            it->second);
         const int next_run = static_cast<int>(run_colour_.size());
         if (run_colour_.try_emplace(std::string(key.run), next_run).second)
             add_run(std::string(key.run));
     }
-    seen_ = count;
-    filter_dirty_ = false;
-    regroup();
+    last_slot_ = {rr, it->second};
+    return it->second;
 }
 
-void ViewModel::regroup() {
-    selected_.clear();
-    std::map<std::string_view, std::vector<SeriesId>> by_tag;
-    std::set<std::string_view> runs;
-    for (SeriesId id : store_.sorted_ids()) {
-        const SeriesKeyRef key = store_.at(id).key();
-        if (!filter_.selects(key)) continue;
-        selected_.push_back(id);
-        by_tag[key.tag].push_back(id);  // sorted ids: (run, rank) order within a tag
-        runs.insert(key.run);
+void ViewModel::unselect_all() {
+    for (Slot& slot : slots_) {
+        slot.ids.clear();
+        slot.sorted = 0;
     }
-    runs_ = runs.size();
     groups_.clear();
-    groups_.reserve(by_tag.size());
-    for (auto& [tag, ids] : by_tag) groups_.push_back({std::string(tag), std::move(ids)});
-    std::sort(groups_.begin(), groups_.end(),
-              [](const TagGroup& a, const TagGroup& b) { return card_order_less(a.tag, b.tag); });
+    group_at_.clear();
+    ordered_groups_ = 0;
+    selected_runs_.clear();
+    selected_count_ = 0;
+}
+
+void ViewModel::consider(SeriesId id) {
+    const SeriesKeyRef key = store_.at(id).key();
+    if (!filter_.selects(key)) return;
+    ++selected_count_;
+    slots_[static_cast<std::size_t>(overlay_[id])].ids.push_back(id);
+    ++selected_runs_[key.run];
+    auto [at, fresh] = group_at_.try_emplace(key.tag, groups_.size());
+    if (fresh) groups_.push_back({std::string(key.tag), {}});
+    put_in_group(groups_[at->second], id);
+}
+
+void ViewModel::put_in_group(TagGroup& group, SeriesId id) {
+    // (run, rank) order; a job's ranks mostly arrive in that order, so mostly at the end.
+    const auto before = [this](SeriesId a, SeriesId b) {
+        return slots_[static_cast<std::size_t>(overlay_[a])].key <
+               slots_[static_cast<std::size_t>(overlay_[b])].key;
+    };
+    std::vector<SeriesId>& ids = group.series;
+    if (ids.empty() || before(ids.back(), id))
+        ids.push_back(id);
+    else
+        ids.insert(std::upper_bound(ids.begin(), ids.end(), id, before), id);
+}
+
+void ViewModel::order_groups() {
+    if (ordered_groups_ == groups_.size()) return;
+    // Each card's order key made once, not at every comparison.
+    using Key = std::tuple<int, std::string, int, std::string>;
+    std::vector<std::pair<Key, std::size_t>> order;
+    order.reserve(groups_.size());
+    for (std::size_t i = 0; i < groups_.size(); ++i)
+        order.emplace_back(order_key(groups_[i].tag), i);
+    std::sort(order.begin(), order.end(), [this](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first < b.first;
+        return groups_[a.second].tag < groups_[b.second].tag;
+    });
+    std::vector<TagGroup> sorted;
+    sorted.reserve(groups_.size());
+    std::vector<std::size_t> moved_to(groups_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        moved_to[order[i].second] = i;
+        sorted.push_back(std::move(groups_[order[i].second]));
+    }
+    groups_ = std::move(sorted);
+    for (auto& [tag, at] : group_at_) at = moved_to[at];
+    ordered_groups_ = groups_.size();
+}
+
+void ViewModel::order_slots() {
+    for (Slot& slot : slots_) {
+        if (slot.sorted == slot.ids.size()) continue;
+        const auto by_tag = [this](SeriesId a, SeriesId b) {
+            return store_.at(a).key().tag < store_.at(b).key().tag;
+        };
+        const auto middle = slot.ids.begin() + static_cast<std::ptrdiff_t>(slot.sorted);
+        std::sort(middle, slot.ids.end(), by_tag);
+        std::inplace_merge(slot.ids.begin(), middle, slot.ids.end(), by_tag);
+        slot.sorted = slot.ids.size();
+    }
+}
+
+const std::vector<SeriesId>& ViewModel::selected() const {
+    if (selected_stale_) {
+        selected_.clear();
+        selected_.reserve(selected_count_);
+        for (int s : slot_order_) {
+            const std::vector<SeriesId>& ids = slots_[static_cast<std::size_t>(s)].ids;
+            selected_.insert(selected_.end(), ids.begin(), ids.end());
+        }
+        selected_stale_ = false;
+    }
+    return selected_;
 }
 
 // The root a run belongs to: its name is the root's name, or the root's name then "/".
@@ -185,13 +274,13 @@ RunRank ViewModel::run_rank(SeriesId id) const {
 
 std::uint64_t ViewModel::points() const {
     std::uint64_t n = 0;
-    for (SeriesId id : selected_) n += store_.at(id).count();
+    for (SeriesId id : selected()) n += store_.at(id).count();
     return n;
 }
 
 AlertCounts ViewModel::alert_counts() const {
     AlertCounts c;
-    for (SeriesId id : selected_) {
+    for (SeriesId id : selected()) {
         const AlertState& state = analyzer_.series_state(id);
         if (state.level == AlertLevel::kOk) continue;
         if (state.acknowledged) {

@@ -13,6 +13,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/analyzer.h"
@@ -84,13 +86,14 @@ class ViewModel {
 
     IngestInfo ingest;
 
-    // Takes in series the Store gained since the last call (cheap when there are none) and
-    // re-applies the filter when it changed.
+    // Takes in series the Store gained since the last call and re-applies the filter when it
+    // changed. Its cost follows the new series, not every series: during a backfill of millions
+    // of series it runs after every slice of ingest, between keys.
     void update();
 
     // Series the filter selects, in (run, rank, tag) order.
-    const std::vector<SeriesId>& selected() const { return selected_; }
-    std::size_t hidden() const { return seen_ - selected_.size() + ingest.skipped_series; }
+    const std::vector<SeriesId>& selected() const;
+    std::size_t hidden() const { return seen_ - selected_count_ + ingest.skipped_series; }
     // Cards in display order: tag prefix groups (train/, then eval-like, then tags without a
     // prefix, then the other prefixes alphabetically), loss-like tags first within a group.
     const std::vector<TagGroup>& groups() const { return groups_; }
@@ -119,7 +122,18 @@ class ViewModel {
     bool selects(const AnomalyRecord& record) const;
 
   private:
-    void regroup();
+    // The series of one (run, rank) that the filter selects; its index is the overlay index.
+    struct Slot {
+        RunRank key;
+        std::vector<SeriesId> ids;  // [0, sorted) in tag order; later ones are new
+        std::size_t sorted = 0;
+    };
+    int slot_of(SeriesKeyRef key);  // the (run, rank)'s slot, made when new
+    void consider(SeriesId id);     // selects it (card, slot, run) if the filter does
+    void unselect_all();
+    void put_in_group(TagGroup& group, SeriesId id);
+    void order_groups();  // new cards into card order
+    void order_slots();   // new series of each (run, rank) into tag order
     void add_run(const std::string& run);
     bool run_before(std::string_view a, std::string_view b) const;
 
@@ -130,15 +144,25 @@ class ViewModel {
     GlyphTier glyphs_ = GlyphTier::kBraille;
 
     std::size_t seen_ = 0;      // Store series taken in
-    bool filter_dirty_ = true;  // the filter changed since the last regroup
-    std::vector<int> overlay_;  // per SeriesId
-    std::map<RunRank, int> overlay_of_;
+    bool filter_dirty_ = true;  // the filter changed since the last update
+    std::vector<int> overlay_;  // per SeriesId: its slot
+    // The Store interns run and tag names (core/store/series_index.h): these views stay valid.
+    std::map<std::pair<std::string_view, int>, int> slot_of_;
+    std::pair<std::pair<std::string_view, int>, int> last_slot_{{{}, kNoRank}, -1};
+    std::vector<Slot> slots_;
+    std::vector<int> slot_order_;  // slots in (run, rank) order
     std::vector<std::string> root_names_;
     std::vector<std::string> run_names_;
     std::map<std::string, int, std::less<>> run_colour_;
-    std::vector<SeriesId> selected_;
-    std::vector<TagGroup> groups_;
+    std::vector<TagGroup> groups_;  // [0, ordered_groups_) in card order, then new cards
+    std::size_t ordered_groups_ = 0;
+    std::unordered_map<std::string_view, std::size_t> group_at_;  // tag -> index in groups_
+    std::map<std::string_view, std::size_t> selected_runs_;       // run -> selected series
+    std::size_t selected_count_ = 0;
     std::size_t runs_ = 0;
+    // selected(), made again from the slots when asked after a change.
+    mutable std::vector<SeriesId> selected_;
+    mutable bool selected_stale_ = false;
 };
 
 // Display order of tags (overview cards): see ViewModel::groups().
