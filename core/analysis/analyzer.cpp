@@ -136,23 +136,24 @@ void Analyzer::acknowledge_series(SeriesId id) {
 }
 
 void Analyzer::acknowledge_all() {
-    for (SeriesState& s : series_) s.alert.acknowledged = true;
+    for (std::size_t id = 0; id < series_.size(); ++id) series_[id].alert.acknowledged = true;
     for (RunStatus& r : runs_) r.state.acknowledged = true;
 }
 
+std::string_view Analyzer::op(const SeriesState& s) const {
+    return base_name(tags_.name(s.tag));
+}
+
 void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource& source) {
-    if (id >= series_.size()) {
-        series_.resize(id + 1);
-        keys_.resize(id + 1);
-    }
+    while (series_.size() <= id) series_.emplace_back();
     SeriesState& s = series_[id];
     if (s.known) return;
     s.known = true;
-    keys_[id] = key;
     s.run = run_index(key.run);
+    s.rank = key.rank;
+    s.tag = tags_.intern(key.tag);
     s.msprobe_series = source.msprobe_ops;
-    s.op = std::string(base_name(key.tag));  // msProbe's op
-    s.msprobe_nans = s.msprobe_series && s.op == "nans";
+    s.msprobe_nans = s.msprobe_series && op(s) == "nans";
     if (!selection_.selects(key)) return;
     s.selected = true;
     ++selected_series_;
@@ -177,7 +178,8 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
         slot.type = rule.type;
         switch (rule.type) {
             case RuleType::kSpike:
-                slot.spike.emplace(rule.spike, (matches[i] & kLossLike) != 0);
+                slot.spike =
+                    std::make_unique<SpikeDetector>(rule.spike, (matches[i] & kLossLike) != 0);
                 break;
             case RuleType::kCrossRank: {
                 if (key.rank == kNoRank) continue;
@@ -206,7 +208,7 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
 bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, std::string message,
                     std::string_view rule_name, std::optional<Severity> severity) {
     const RuleConfig& rule = rules_.rules[slot.rule];
-    const SeriesKey& key = keys_[id];
+    const SeriesKeyRef key = this->key(series_[id]);
     const Severity sev = severity.value_or(rule.severity);
     const bool new_episode = slot.open == AnomalyLog::kNone;
     if (new_episode) {
@@ -319,7 +321,7 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 if (repeated) break;  // a rewritten step: its rank is already waiting
                 Group& g = groups_[slot.group];
                 std::vector<RankValue>& at = g.pending[p.step];
-                at.push_back({keys_[id].rank, v});
+                at.push_back({s.rank, v});
                 ++pending_values_;
                 if (!live_) {
                     while (pending_values_ > kMaxBackfillPendingValues) judge_oldest(g);
@@ -335,16 +337,17 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
             }
             case RuleType::kMsProbe: {
                 std::optional<MsProbeFiring> f =
-                    msprobe_sets_[slot.rule]->evaluate(slot.history, s.op, v);
+                    msprobe_sets_[slot.rule]->evaluate(slot.history, op(s), v);
                 if (!f) break;
                 const std::string_view name = msprobe_rule_name(f->rule);
-                const SeriesKey& key = keys_[id];
-                AnomalyRecord probe{.run = key.run, .rank = key.rank, .tag = key.tag};
+                const SeriesKeyRef key = this->key(s);
+                AnomalyRecord probe{
+                    .run = std::string(key.run), .rank = key.rank, .tag = std::string(key.tag)};
                 fill_msprobe_fields(probe);
                 std::string msg = fmt::format(
                     "Rule {} reports anomaly signal in ('{}', '{}') at step {}, current value {}, "
                     "history mean {}.",
-                    name, probe.msprobe_tag_name.empty() ? key.tag : probe.msprobe_tag_name, s.op,
+                    name, probe.msprobe_tag_name.empty() ? key.tag : probe.msprobe_tag_name, op(s),
                     p.step, python_float(f->value), python_float(f->history_mean));
                 slot.open = AnomalyLog::kNone;  // msProbe reports every step: no episodes
                 fire(id, slot, p.step, v, std::move(msg), name, msprobe_severity(name));

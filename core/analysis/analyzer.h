@@ -44,6 +44,8 @@
 #include "core/series_filter.h"
 #include "core/series_key.h"
 #include "core/series_source.h"
+#include "core/store/paged_vector.h"
+#include "core/store/series_index.h"
 
 namespace runtop {
 
@@ -125,8 +127,9 @@ class Analyzer {
         RuleType type = RuleType::kNonFinite;
         std::uint32_t group = kNoGroup;        // cross_rank: its (run, tag) group
         std::size_t open = AnomalyLog::kNone;  // the episode the previous point extended
-        std::optional<SpikeDetector> spike;    // spike
-        MsProbeHistory history;                // msprobe
+        // spike: out of line, so a series' other slots stay small (a job has millions).
+        std::unique_ptr<SpikeDetector> spike;
+        MsProbeHistory history;  // msprobe
     };
     struct SeriesState {  // what one point touches, together
         AlertState alert;
@@ -134,9 +137,13 @@ class Analyzer {
         bool selected = false;        // by the selection (--filter, --ranks)
         bool msprobe_series = false;  // its reader says its tag ends in an msProbe op
         bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
-        std::uint32_t run = 0;
-        std::int64_t last_step = 0;
         bool has_step = false;
+        std::uint32_t run = 0;  // in runs_
+        // Its key: the run above, this rank and this tag (in tags_). Not a SeriesKey: a key's
+        // strings would cost more than the rest of the state.
+        std::int32_t rank = kNoRank;
+        std::uint32_t tag = 0;
+        std::int64_t last_step = 0;
         // The rules applied to it: up to kInlineSlots inside the state itself (the defaults
         // need two), so a point touches its series' state, not a separate allocation.
         std::array<Slot, kInlineSlots> inline_slots;
@@ -156,7 +163,6 @@ class Analyzer {
                     more_slots.push_back(std::move(inline_slots[i]));
             more_slots.push_back(std::move(slot));
         }
-        std::string op;  // the tag's last component: msProbe's op
     };
     struct Group {  // one (rule, run, tag) across ranks, for a cross-rank rule
         std::uint32_t rule = 0;
@@ -177,8 +183,15 @@ class Analyzer {
     std::vector<std::unique_ptr<Compiled>> compiled_;
     SeriesFilter selection_;
     AnomalyLog log_;
-    std::vector<SeriesState> series_;
-    std::vector<SeriesKey> keys_;  // keys of known series (the Store may not be at hand)
+    SeriesKeyRef key(const SeriesState& s) const {
+        return {runs_[s.run].name, s.rank, tags_.name(s.tag)};
+    }
+    // msProbe's op: the tag's last component.
+    std::string_view op(const SeriesState& s) const;
+
+    // Paged: no half-empty capacity, no copy while growing (millions of series).
+    PagedVector<SeriesState, 256> series_;
+    InternedNames tags_;  // of known series (the Store may not be at hand): every rank shares them
     std::vector<RunStatus> runs_;
     std::unordered_map<std::string, std::uint32_t> run_ids_;
     std::map<std::tuple<std::uint32_t, std::string, std::string>, std::uint32_t> group_ids_;

@@ -3,10 +3,10 @@
 // one-shot `check`, which needs no points afterwards) series are numbered here instead.
 #pragma once
 
-#include <unordered_map>
 #include <utility>
 
 #include "core/analysis/analyzer.h"
+#include "core/store/series_index.h"
 #include "core/store/store.h"
 
 namespace runtop {
@@ -21,7 +21,7 @@ class AnalyzingSink final : public PointSink {
         if (store_) {
             id = store_->series(key, source);
         } else {
-            id = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size())).first->second;
+            id = ids_.insert(key).id;
         }
         analyzer_.add_series(id, key, series_source(source));
         return id;
@@ -46,7 +46,7 @@ class AnalyzingSink final : public PointSink {
   private:
     Analyzer& analyzer_;
     Store* store_;
-    std::unordered_map<SeriesKey, SeriesId, SeriesKeyHash> ids_;  // without a Store
+    SeriesIndex ids_;  // without a Store: keys interned, 12 bytes a series
 };
 
 }  // namespace runtop

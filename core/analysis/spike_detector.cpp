@@ -26,7 +26,7 @@ SpikeDetector::SpikeDetector(const SpikeParams& params, bool loss_like)
       loss_like_(loss_like),
       min_ratio_(static_cast<float>(params.min_ratio)),
       window_(static_cast<std::uint32_t>(std::max(params.window, 2))),
-      mask_(std::bit_ceil(window_) - 1),
+      mask_(std::min<std::uint32_t>(kFirstRing, std::bit_ceil(window_)) - 1),
       ring_(new float[mask_ + 1]) {}
 
 bool SpikeDetector::definite(bool positive, float magnitude) const {
@@ -47,6 +47,14 @@ void SpikeDetector::remember(float magnitude, bool positive) {
     const auto seq = static_cast<std::int64_t>(seen_);
     if (magnitude == 0 || !positive) last_not_positive_ = seq;
     if (magnitude == 0 || positive) last_not_negative_ = seq;
+    if (seen_ == mask_ + 1 && seen_ < std::bit_ceil(window_)) {
+        // Full before the window is: values 0 .. seen_ - 1 sit at their own numbers, which are
+        // their places in a ring twice the size as well.
+        auto grown = std::make_unique<float[]>(2 * seen_);
+        std::copy(ring_.get(), ring_.get() + seen_, grown.get());
+        ring_ = std::move(grown);
+        mask_ = 2 * mask_ + 1;
+    }
     ring_[seen_ & mask_] = magnitude;
     ++seen_;
 }

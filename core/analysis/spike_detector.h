@@ -24,7 +24,9 @@
 // dropped, and the plateau it jumped to is not judged until the level stands on it (16 values)
 // or it falls back. `finish()` reports a candidate still waiting when the data ends.
 //
-// Cost: O(1) per value, a few instructions and one store into the window's ring: a value below
+// Memory: the ring of the window's values starts at kFirstRing and doubles as values come, so a
+// series shorter than the window (a job of millions of series, 50 steps each) pays for what it
+// has. Cost: O(1) per value, a few instructions and one store into the window's ring: a value below
 // min_ratio x the smallest |value| of the newest 16-31 cannot be min_ratio x the level (their
 // median), and sign-definiteness is two "last seen" numbers, so the level, sigma and p95
 // (O(window)) are computed only for values that pass, which on healthy data is almost none.
@@ -53,6 +55,7 @@ class SpikeDetector {
   public:
     // Values the level is the median of.
     static constexpr std::size_t kLevelPoints = 16;
+    static constexpr std::uint32_t kFirstRing = 16;
 
     SpikeDetector(const SpikeParams& params, bool loss_like);
 
@@ -72,11 +75,11 @@ class SpikeDetector {
     bool loss_like_;
     float min_ratio_;
     std::uint32_t window_;
-    std::uint32_t mask_;                   // ring size - 1 (a power of two >= window_)
-    std::unique_ptr<float[]> ring_;        // |value| of the finite values, by number & mask_
-    std::uint64_t seen_ = 0;               // finite values seen, also the next one's number
-    std::int64_t last_not_positive_ = -1;  // number of the latest value <= 0
-    std::int64_t last_not_negative_ = -1;  // number of the latest value >= 0
+    std::uint32_t mask_;             // ring size - 1: a power of two, up to the first >= window_
+    std::unique_ptr<float[]> ring_;  // |value| of the finite values, by number & mask_
+    std::uint64_t seen_ = 0;         // finite values seen, also the next one's number
+    std::int64_t last_not_positive_ = -1;                       // number of the latest value <= 0
+    std::int64_t last_not_negative_ = -1;                       // number of the latest value >= 0
     float block_min_ = std::numeric_limits<float>::infinity();  // this block of 16
     float previous_block_min_ = std::numeric_limits<float>::infinity();
     std::unique_ptr<SpikeFinding> pending_;  // rare: kept out of the per-point cache lines
