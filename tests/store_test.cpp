@@ -114,5 +114,47 @@ TEST(Store, ChunkedSeriesMatchAPlainModelThroughRandomRestarts) {
     EXPECT_EQ(s.received(), 20000u);
 }
 
+// total_points() is a running sum kept by append and session_start: through restarts, repeated
+// steps, session starts and a budget that folds, it stays the sum of every series' count().
+TEST(Store, TotalPointsIsTheSumOfEverySeriesCount) {
+    StoreLimits limits;
+    limits.memory_bytes = 256 << 10;
+    Store store(limits);
+    std::vector<SeriesId> ids;
+    for (int rank = 0; rank < 4; ++rank)
+        for (const char* tag : {"loss", "grad_norm", "lr"})
+            ids.push_back(store.series({"run", rank, tag}, source_id({"tfevents"})));
+    std::mt19937_64 rng(7);
+    std::vector<std::int64_t> next(ids.size(), 0);
+    const auto sum = [&] {
+        std::uint64_t n = 0;
+        for (SeriesId id : ids) n += store.at(id).count();
+        return n;
+    };
+    for (int i = 0; i < 60000; ++i) {
+        const std::size_t k = rng() % ids.size();
+        const int action = static_cast<int>(rng() % 1000);
+        if (action < 3 && next[k] > 0) {
+            next[k] = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(next[k]));
+        } else if (action < 20 && next[k] > 0) {
+            --next[k];
+        } else if (action < 22) {
+            const int rank = static_cast<int>(rng() % 4);
+            const std::int64_t step = next[k] / 2;
+            store.session_start("run", rank, step, 1e9);
+            for (std::size_t j = 0; j < ids.size(); ++j)
+                if (store.at(ids[j]).key().rank == rank) next[j] = std::min(next[j], step);
+            ASSERT_EQ(store.total_points(), sum()) << i;
+            continue;
+        }
+        store.append(ids[k], {next[k]++, 1e9 + i, static_cast<double>(rng() % 100)});
+        if (i % 997 == 0) {
+            ASSERT_EQ(store.total_points(), sum()) << i;
+        }
+    }
+    EXPECT_EQ(store.total_points(), sum());
+    EXPECT_GT(store.total_points(), 0u);
+}
+
 }  // namespace
 }  // namespace runtop

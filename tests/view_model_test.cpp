@@ -171,6 +171,58 @@ TEST_F(Views, IncrementalUpdatesEqualAModelBuiltAtOnce) {
     EXPECT_EQ(growing.selected().size(), keys.size());
 }
 
+// With every series selected, alert_counts() and points() come from running counts (the
+// Analyzer's, the Store's), not a pass over every series: they must equal that pass, through
+// new alerts, one acknowledgement and all of them, and with a filter (the pass itself).
+TEST_F(Views, RunningAlertCountsAndPointsEqualAPassOverTheSeries) {
+    const auto brute = [this](const ViewModel& m) {
+        AlertCounts c;
+        std::uint64_t points = 0;
+        for (SeriesId id : m.selected()) {
+            points += store_.at(id).count();
+            const AlertState& st = analyzer_.series_state(id);
+            if (st.level == AlertLevel::kOk) continue;
+            if (st.acknowledged)
+                ++c.acknowledged;
+            else if (st.level == AlertLevel::kAlert)
+                ++c.alert;
+            else
+                ++c.warn;
+        }
+        return std::make_tuple(c.alert, c.warn, c.acknowledged, points);
+    };
+    const auto counts = [](const ViewModel& m) {
+        const AlertCounts c = m.alert_counts();
+        return std::make_tuple(c.alert, c.warn, c.acknowledged, m.points());
+    };
+    for (int rank = 0; rank < 6; ++rank) {
+        add("r", rank, "train/loss", 120, [rank](int s) {
+            if (rank == 1 && s == 100) return 50.0;  // a spike: warn
+            return 1.0 + 0.01 * ((s * 7) % 5);
+        });
+        add("r", rank, "grad/norm", 20,
+            [rank](int s) { return rank % 2 == 0 && s == 10 ? std::nan("") : 1.0; });
+    }
+    ViewModel model(store_, analyzer_);
+    EXPECT_EQ(counts(model), brute(model));
+    EXPECT_GT(std::get<0>(brute(model)), 0u);  // NaNs: alerts
+    EXPECT_GT(std::get<1>(brute(model)), 0u);  // the spike: a warning
+    analyzer_.acknowledge_series(model.selected()[1]);
+    EXPECT_EQ(counts(model), brute(model));
+    auto filter = SeriesFilter::make("grad", "0-3");
+    ASSERT_TRUE(filter);
+    model.set_filter(std::move(*filter), "grad", "0-3");
+    EXPECT_EQ(counts(model), brute(model));
+    model.set_filter(SeriesFilter(), "", "");
+    analyzer_.acknowledge_all();
+    EXPECT_EQ(counts(model), brute(model));
+    EXPECT_EQ(std::get<0>(counts(model)) + std::get<1>(counts(model)), 0u);
+    add("r", 0, "eval/acc", 5, [](int s) { return s == 3 ? INFINITY : 0.5; });  // a new alert
+    model.update();
+    EXPECT_EQ(counts(model), brute(model));
+    EXPECT_EQ(std::get<0>(counts(model)), 1u);
+}
+
 TEST_F(Views, OverviewBadgesNaNAndSelectionCarryStyle) {
     for (int rank = 0; rank < 4; ++rank)
         add("job", rank, "train/loss", 200,

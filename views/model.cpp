@@ -212,6 +212,14 @@ void ViewModel::order_slots() {
     }
 }
 
+std::vector<RunRank> ViewModel::run_ranks() const {
+    std::vector<RunRank> out;
+    for (int s : slot_order_)
+        if (!slots_[static_cast<std::size_t>(s)].ids.empty())
+            out.push_back(slots_[static_cast<std::size_t>(s)].key);
+    return out;
+}
+
 const std::vector<SeriesId>& ViewModel::selected() const {
     if (selected_stale_) {
         selected_.clear();
@@ -273,6 +281,8 @@ RunRank ViewModel::run_rank(SeriesId id) const {
 }
 
 std::uint64_t ViewModel::points() const {
+    // Every series selected: the Store's running sum, not a pass over millions of series.
+    if (selected_count_ == seen_ && seen_ == store_.series_count()) return store_.total_points();
     std::uint64_t n = 0;
     for (SeriesId id : selected()) n += store_.at(id).count();
     return n;
@@ -280,6 +290,12 @@ std::uint64_t ViewModel::points() const {
 
 AlertCounts ViewModel::alert_counts() const {
     AlertCounts c;
+    if (selected_count_ == seen_ && seen_ == store_.series_count() &&
+        analyzer_.series_count() <= seen_) {
+        // Every series selected (and the Analyzer knows no other): its running counts.
+        const Analyzer::LevelCounts& n = analyzer_.level_counts();
+        return {n.alert, n.warn, n.acknowledged};
+    }
     for (SeriesId id : selected()) {
         const AlertState& state = analyzer_.series_state(id);
         if (state.level == AlertLevel::kOk) continue;

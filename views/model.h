@@ -93,6 +93,8 @@ class ViewModel {
 
     // Series the filter selects, in (run, rank, tag) order.
     const std::vector<SeriesId>& selected() const;
+    // The (run, rank)s with a selected series, in order: one per slot, not a pass over series.
+    std::vector<RunRank> run_ranks() const;
     std::size_t hidden() const { return seen_ - selected_count_ + ingest.skipped_series; }
     // Cards in display order: tag prefix groups (train/, then eval-like, then tags without a
     // prefix, then the other prefixes alphabetically), loss-like tags first within a group.

@@ -663,26 +663,17 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
 }  // namespace
 
 std::vector<RunRank> rank_columns(const ViewModel& model, bool* by_rank) {
-    // One per overlay index (one per (run, rank)), so run names are copied once each.
-    std::vector<char> seen;
-    std::vector<RunRank> out;
-    for (SeriesId id : model.selected()) {
-        const auto i = static_cast<std::size_t>(model.overlay_index(id));
-        if (i >= seen.size()) seen.resize(i + 1, 0);
-        if (seen[i]) continue;
-        seen[i] = 1;
-        out.push_back(model.run_rank(id));
-    }
-    std::sort(out.begin(), out.end());
-    // Runs share the columns when no tag has a rank in two of them.
+    std::vector<RunRank> out = model.run_ranks();  // sorted
+    // Runs share the columns when no tag has a rank in two of them (one run always does).
     bool shared = true;
     std::vector<int> ranks;
+    const bool single_run = out.empty() || out.front().run == out.back().run;
     for (const TagGroup& g : model.groups()) {
+        if (single_run || !shared) break;
         ranks.clear();
         for (SeriesId id : g.series) ranks.push_back(model.store().at(id).key().rank);
         std::sort(ranks.begin(), ranks.end());
         shared &= std::adjacent_find(ranks.begin(), ranks.end()) == ranks.end();
-        if (!shared) break;
     }
     if (by_rank) *by_rank = shared;
     if (!shared) return out;

@@ -132,11 +132,17 @@ const AlertState& Analyzer::series_state(SeriesId id) const {
 }
 
 void Analyzer::acknowledge_series(SeriesId id) {
-    if (id < series_.size()) series_[id].alert.acknowledged = true;
+    if (id >= series_.size()) return;
+    AlertState& state = series_[id].alert;
+    count_state(state, -1);
+    state.acknowledged = true;
+    count_state(state, +1);
 }
 
 void Analyzer::acknowledge_all() {
     for (std::size_t id = 0; id < series_.size(); ++id) series_[id].alert.acknowledged = true;
+    level_counts_.acknowledged += level_counts_.alert + level_counts_.warn;
+    level_counts_.alert = level_counts_.warn = 0;
     for (RunStatus& r : runs_) r.state.acknowledged = true;
 }
 
@@ -227,9 +233,19 @@ bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, st
     } else {
         log_.fire(AnomalyRecord{.step = step}, slot.open);
     }
+    count_state(series_[id].alert, -1);
     note(series_[id].alert, sev, step, new_episode);
+    count_state(series_[id].alert, +1);
     run_fired(series_[id].run, sev, step, new_episode);
     return new_episode;
+}
+
+void Analyzer::count_state(const AlertState& state, int sign) {
+    if (state.level == AlertLevel::kOk) return;
+    std::size_t& n = state.acknowledged                  ? level_counts_.acknowledged
+                     : state.level == AlertLevel::kAlert ? level_counts_.alert
+                                                         : level_counts_.warn;
+    n += static_cast<std::size_t>(sign);
 }
 
 void Analyzer::run_fired(std::uint32_t run, Severity severity, std::int64_t step,

@@ -110,9 +110,18 @@ class Analyzer {
     // Of those, the series and points the selection (--filter, --ranks) takes: what `check`
     // says it read, as `ls` and `dump` count the series they list.
     std::size_t selected_series() const { return selected_series_; }
+    std::size_t series_count() const { return series_.size(); }  // ids it has a state for
     std::uint64_t selected_points() const { return selected_points_; }
     const RuleSet& rules() const { return rules_; }
     const AlertState& series_state(SeriesId id) const;
+    // Series in warn or alert, by level and acknowledgement, kept as their states change: what
+    // a status line shows every frame without a pass over millions of series.
+    struct LevelCounts {
+        std::size_t alert = 0;  // not acknowledged
+        std::size_t warn = 0;   // not acknowledged
+        std::size_t acknowledged = 0;
+    };
+    const LevelCounts& level_counts() const { return level_counts_; }
     const std::vector<RunStatus>& runs() const { return runs_; }
     const RunStatus* run(std::string_view name) const;
     void acknowledge_series(SeriesId id);
@@ -173,6 +182,8 @@ class Analyzer {
     bool fire(SeriesId id, Slot& slot, std::int64_t step, double value, std::string message,
               std::string_view rule_name = {}, std::optional<Severity> severity = {});
     void pass(Slot& slot) { slot.open = AnomalyLog::kNone; }
+    // level_counts_ without `state`'s share (sign -1) or with it (+1).
+    void count_state(const AlertState& state, int sign);
     void judge_group(Group& group, std::int64_t step, std::vector<RankValue>& values);
     void judge_oldest(Group& group);  // the group's oldest waiting step, with what it has
     void judge_waiting_steps();       // every group's waiting steps, oldest first
@@ -208,6 +219,7 @@ class Analyzer {
     std::uint64_t points_ = 0;
     std::uint64_t selected_points_ = 0;
     std::size_t selected_series_ = 0;
+    LevelCounts level_counts_;
 };
 
 }  // namespace runtop

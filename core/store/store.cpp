@@ -43,8 +43,10 @@ void Store::session_start(std::string_view run, int rank, std::int64_t step, dou
         Series& s = series_[id];
         if (s.empty()) continue;
         // Every series of the group gets the marker, so views show where the session resumed.
+        const std::uint64_t before = s.count();
         std::uint64_t dropped = s.truncate_from(step);
         s.mark_restart({step, wall_time, dropped});
+        points_ -= before - s.count();
     }
 }
 
@@ -77,12 +79,6 @@ std::vector<SeriesId> Store::sorted_ids() const {
         });
     }
     return ids;
-}
-
-std::uint64_t Store::total_points() const {
-    std::uint64_t n = 0;
-    series_.for_each([&n](const Series& s) { n += s.count(); });
-    return n;
 }
 
 void Store::enforce_budget() {

@@ -44,7 +44,10 @@ class Store final : public PointSink {
     Store& operator=(const Store&) = delete;
     SeriesId series(const SeriesKey& key, SourceId source) override;
     void append(SeriesId id, const Point& point) override {
-        series_[id].append(point);
+        Series& s = series_[id];
+        const std::uint64_t before = s.count();
+        s.append(point);
+        points_ += s.count() - before;  // one more, as many, or fewer after a restart
         if (memory_->bytes() > next_check_) enforce_budget();
     }
     void session_start(std::string_view run, int rank, std::int64_t step,
@@ -58,8 +61,9 @@ class Store final : public PointSink {
     std::vector<SeriesId> sorted_ids() const;
     // The latest text per (run, rank, tag).
     const std::vector<ConfigText>& config_texts() const { return configs_; }
-    // Every point held, full resolution or folded (the sum of Series::count()).
-    std::uint64_t total_points() const;
+    // Every point held, full resolution or folded (the sum of Series::count()): a running sum,
+    // so a status line may show it every frame whatever the number of series.
+    std::uint64_t total_points() const { return points_; }
     // Imported anomalies, one per (run, key), in arrival order.
     const std::vector<ImportedAnomaly>& imported_anomalies() const { return anomalies_; }
 
@@ -76,6 +80,7 @@ class Store final : public PointSink {
 
     std::unique_ptr<StoreMemory> memory_;  // before series_: outlives them
     std::uint64_t next_check_;             // memory_bytes() above this enforces the budget
+    std::uint64_t points_ = 0;             // total_points()
     std::size_t merge_cursor_ = 0;         // where the next bucket merge starts
     std::size_t fold_cursor_ = 0;          // where the next tail fold starts
     std::uint64_t series_accounted_ = 0;   // what account_series() last counted
