@@ -11,6 +11,29 @@
 
 namespace runtop {
 
+namespace {
+
+void add_up(IngestTotals& t, const IngestTotals& more) {
+    t.files += more.files;
+    t.bytes += more.bytes;
+    t.records += more.records;
+    t.scalars += more.scalars;
+    t.texts += more.texts;
+    t.non_scalar_values += more.non_scalar_values;
+    t.bad_data_crc += more.bad_data_crc;
+    t.resyncs += more.resyncs;
+    t.bytes_skipped += more.bytes_skipped;
+    t.undecodable += more.undecodable;
+    t.bad_rows += more.bad_rows;
+    t.anomalies += more.anomalies;
+    t.pending_files += more.pending_files;
+    t.unreadable_files += more.unreadable_files;
+    t.unreadable_dirs += more.unreadable_dirs;
+    t.files_with_records += more.files_with_records;
+}
+
+}  // namespace
+
 void SourceSet::report(std::string line) {
     messages_.push_back(std::move(line));
 }
@@ -87,7 +110,7 @@ void SourceSet::follow_renames(const std::vector<FileEvent>& events) {
     if (by_id_.empty()) return;
     std::map<std::string, std::string> moves;  // from -> to
     for (const FileEvent& e : events) {
-        if (e.change == FileChange::kRemoved) continue;
+        if (e.change == FileChange::kRemoved || e.change == FileChange::kCompleted) continue;
         struct stat st;
         if (::stat(e.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
         auto it = by_id_.find(FileId::of(st));
@@ -127,6 +150,7 @@ void SourceSet::watch(WatchOptions options) {
         return classify_file(rel_dir, name).has_value();
     };
     options.stop = stop_;
+    options.step_range = step_range_of_name;
     std::vector<std::string> paths;
     for (const RootSpec& root : roots_) paths.push_back(root.path);
     watcher_ = Watcher::create(std::move(paths), std::move(options));
@@ -140,15 +164,25 @@ void SourceSet::on_watch_ready() {
     // New files first get readers, then are read in read order (restarts replay in the order
     // they happened, whatever order the watcher found them in); changed files after.
     std::vector<std::pair<std::string, Entry*>> fresh;
-    std::vector<Entry*> changed;
+    std::vector<Entry*> changed, complete;
     for (FileEvent& e : events) {
         if (stopped()) return;
         auto known = files_.find(e.path);
         if (known != files_.end()) {
-            if (known->second.reader) changed.push_back(&known->second);
+            Entry& entry = known->second;
+            if (!entry.reader) continue;
+            if (e.change != FileChange::kCompleted)
+                changed.push_back(&entry);
+            else if (!entry.complete)
+                complete.push_back(&entry);
+            entry.complete = entry.complete || e.change == FileChange::kCompleted;
             continue;
         }
-        if (e.change == FileChange::kRemoved) continue;
+        if (e.change == FileChange::kRemoved) {
+            released_.erase(e.path);
+            continue;
+        }
+        if (e.change == FileChange::kCompleted || !released_changed(e)) continue;
         const RootSpec& root = roots_.at(e.root);
         std::string_view base = base_name(e.path);
         std::optional<SourceFormat> format =
@@ -167,14 +201,27 @@ void SourceSet::on_watch_ready() {
         if (stopped()) return;
         poll_entry(*entry);
     }
-    for (auto& [key, entry] : fresh) {
+    // Complete files next, in read order: what landed in them just before their newer sibling
+    // appeared belongs to earlier steps than anything in that sibling.
+    std::vector<std::pair<std::string, Entry*>> in_order;
+    in_order.reserve(complete.size());
+    for (Entry* entry : complete)
+        in_order.emplace_back(read_order_key(entry->reader->file()), entry);
+    std::stable_sort(in_order.begin(), in_order.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [key, entry] : in_order) {
         if (stopped()) return;
         poll_entry(*entry);
+    }
+    for (auto& [key, entry] : fresh) {
+        if (stopped()) return;
+        if (!entry->complete) poll_entry(*entry);
     }
     for (Entry* entry : changed) {
         if (stopped()) return;
-        poll_entry(*entry);
+        if (!entry->complete) poll_entry(*entry);
     }
+    release(complete);
     // A file that could not be read (permission denied, a transient NFS error) may never
     // change again, so the watcher would never name it: retry such files now and then.
     auto now = std::chrono::steady_clock::now();
@@ -182,6 +229,48 @@ void SourceSet::on_watch_ready() {
         last_retry_ = now;
         for (Entry* entry : order_)
             if (!entry->last_error.empty()) poll_entry(*entry);
+    }
+}
+
+bool SourceSet::released_changed(const FileEvent& e) {
+    auto it = released_.find(e.path);
+    if (it == released_.end()) return true;
+    struct stat st;
+    if (::stat(e.path.c_str(), &st) == 0 && FileId::of(st) == it->second.id &&
+        static_cast<std::uint64_t>(st.st_size) == it->second.bytes)
+        return false;  // the watcher's record was older than what the reader had read
+    released_.erase(it);
+    return true;
+}
+
+void SourceSet::release(const std::vector<Entry*>& complete) {
+    if (complete.empty()) return;
+    released_totals_.resize(roots_.size());
+    std::vector<std::string> paths;
+    for (Entry* entry : complete) {
+        const SourceReader& r = *entry->reader;
+        // Kept while something is owed: a tail still pending, an error to retry, a file that
+        // left its path (its reader follows the descriptor), more to read after a stop.
+        if (!r.pending().empty() || !entry->last_error.empty() || r.more() || !r.identity() ||
+            r.file().path.empty()) {
+            entry->complete = false;
+            continue;
+        }
+        IngestTotals read;
+        r.add_totals(read);
+        released_[r.file().path] = Released{*r.identity(), read.bytes};
+        add_totals(*entry, released_totals_.at(entry->root));
+        paths.push_back(r.file().path);
+    }
+    std::erase_if(order_, [](const Entry* e) { return e->complete; });
+    for (const std::string& path : paths) {
+        auto it = files_.find(path);
+        if (it == files_.end()) continue;
+        if (it->second.is_indexed) {
+            auto id = by_id_.find(it->second.indexed);
+            if (id != by_id_.end() && id->second == &it->second) by_id_.erase(id);
+        }
+        files_.erase(it);
     }
 }
 
@@ -203,6 +292,7 @@ void SourceSet::add_totals(const Entry& entry, IngestTotals& t) const {
 
 IngestTotals SourceSet::totals() const {
     IngestTotals t;
+    for (const IngestTotals& r : released_totals_) add_up(t, r);
     for (std::uint64_t n : unreadable_dirs_) t.unreadable_dirs += n;
     for (const Entry* entry : order_) add_totals(*entry, t);
     return t;
@@ -212,6 +302,8 @@ std::vector<IngestTotals> SourceSet::totals_by_root() const {
     std::vector<IngestTotals> out(roots_.size());
     for (std::size_t ri = 0; ri < unreadable_dirs_.size() && ri < out.size(); ++ri)
         out[ri].unreadable_dirs = unreadable_dirs_[ri];
+    for (std::size_t ri = 0; ri < released_totals_.size() && ri < out.size(); ++ri)
+        add_up(out[ri], released_totals_[ri]);
     for (const Entry* entry : order_) add_totals(*entry, out.at(entry->root));
     return out;
 }

@@ -66,6 +66,12 @@ class SourceSet {
         std::size_t root = 0;  // index into roots_
         FileId indexed;        // the identity by_id_ holds for it, if `is_indexed`
         bool is_indexed = false;
+        bool complete = false;  // the watcher said kCompleted: read to its end, then released
+    };
+    // A complete file whose reader was let go: enough to tell a later change from none.
+    struct Released {
+        FileId id;
+        std::uint64_t bytes = 0;  // read from it
     };
     using Files = std::map<std::string, Entry>;
 
@@ -78,6 +84,12 @@ class SourceSet {
     // Files the watcher reports at a new path that a reader already follows (same device and
     // inode): renamed within the roots. Their readers move with them.
     void follow_renames(const std::vector<FileEvent>& events);
+    // Whether an event for a released file says it holds something not read: then it is read
+    // again from its start by a new reader (msProbe never rewrites an old step file; a tree
+    // copied over one is read again).
+    bool released_changed(const FileEvent& e);
+    // Lets the readers of complete files go, keeping their totals and a Released each.
+    void release(const std::vector<Entry*>& complete);
 
     PointSink& sink_;
     ReaderFactory factory_;
@@ -87,6 +99,8 @@ class SourceSet {
     std::vector<Entry*> to_drain_;        // of those, the ones to read to their end
     std::vector<Entry*> order_;           // discovery order
     std::unordered_map<FileId, Entry*, FileIdHash> by_id_;
+    std::unordered_map<std::string, Released> released_;  // by path
+    std::vector<IngestTotals> released_totals_;           // by root
     std::vector<std::string> messages_;
     std::map<std::string, std::string> root_errors_;
     std::vector<std::uint64_t> unreadable_dirs_;  // below each root, at the last rescan
