@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <utility>
 
 #include "readers/discovery.h"
@@ -58,6 +59,7 @@ void SourceSet::rescan() {
 }
 
 SourceSet::Entry* SourceSet::add_file(SourceFile file, std::size_t root) {
+    if (released_.count(file.path)) return nullptr;  // read, complete and let go
     auto [it, inserted] = files_.try_emplace(file.path);
     if (!inserted) return it->second.reader ? &it->second : nullptr;
     it->second.root = root;
@@ -100,10 +102,35 @@ void SourceSet::index(Entry& entry) {
 }
 
 void SourceSet::poll() {
-    for (Entry* entry : order_) {
-        if (stopped()) return;
-        poll_entry(*entry);
+    // A step file with a newer sibling (same directory and series, higher range) is complete:
+    // once read, its reader is let go, so a one-shot read of msProbe's thousands of step files
+    // holds readers for the files still growing only.
+    // (directory, series) -> the highest last step; keys own their text (readers go).
+    std::map<std::pair<std::string, std::string>, std::uint64_t> newest;
+    auto range_of = [](const Entry& entry) {
+        const std::string& path = entry.reader->file().path;
+        std::string dir = path.substr(0, path.size() - base_name(path).size());
+        return std::make_pair(std::move(dir), step_range_of_name(base_name(path)));
+    };
+    for (const Entry* entry : order_) {
+        auto [dir, range] = range_of(*entry);
+        if (!range) continue;
+        std::uint64_t& last = newest[{std::move(dir), range->series}];
+        last = std::max(last, range->last);
     }
+    const std::vector<Entry*> entries = order_;
+    std::vector<Entry*> complete;
+    for (Entry* entry : entries) {
+        if (stopped()) break;
+        poll_entry(*entry);
+        auto [dir, range] = range_of(*entry);
+        if (range && range->last < newest[{dir, range->series}]) {
+            entry->complete = true;
+            complete.push_back(entry);
+        }
+        if (complete.size() >= 4096) release(std::exchange(complete, {}));
+    }
+    release(complete);
 }
 
 void SourceSet::follow_renames(const std::vector<FileEvent>& events) {

@@ -160,6 +160,41 @@ TEST(StepFilesWatcher, CompleteFileRenamedOverIsSeenByPolling) {
     EXPECT_EQ(t.w->stats().completed_files, 1u);
 }
 
+// --- the SourceSet one-shot (ls, dump, check) ---
+
+TEST(StepFilesOneShot, CompleteFilesAreLetGoOnceReadWithTheirTotalsKept) {
+    TempDir dir;
+    constexpr int kRanks = 3, kSteps = 50;
+    for (int r = 0; r < kRanks; ++r) {
+        std::string rank = dir / ("rank" + std::to_string(r));
+        make_dirs(rank);
+        for (int s = 0; s < kSteps; ++s)
+            write_file(rank + "/" + step_file(s), std::string(kHeader) + row(s));
+    }
+    // The newest file's last record is still being written: it waits, and stays.
+    append_file(dir / ("rank0/" + step_file(kSteps - 1)), "w,99");
+    testing::RecordingSink sink;
+    SourceSet sources(sink);
+    sources.add_root(RootSpec{"r", dir.path()});
+    sources.rescan();
+    sources.poll();
+    std::map<std::int64_t, int> steps;
+    for (const auto& p : sink.scalars) ++steps[p.point.step];
+    ASSERT_EQ(steps.size(), std::size_t{kSteps});
+    for (const auto& [step, n] : steps) EXPECT_EQ(n, kRanks) << "step " << step;
+    IngestTotals t = sources.totals();
+    EXPECT_EQ(t.files, std::uint64_t{kRanks * kSteps});
+    EXPECT_EQ(t.records, std::uint64_t{kRanks * kSteps});
+    EXPECT_EQ(t.files_with_records, std::uint64_t{kRanks * kSteps});
+    EXPECT_EQ(t.pending_files, 1u);
+    EXPECT_EQ(sources.pending().size(), 1u);
+    EXPECT_LE(OpenFile::open_count(), std::size_t{kRanks});
+    // Read again: nothing twice.
+    sources.rescan();
+    sources.poll();
+    EXPECT_EQ(sink.scalars.size(), std::size_t{kRanks * kSteps});
+}
+
 // --- the SourceSet live, in both modes ---
 
 class LiveSteps {
