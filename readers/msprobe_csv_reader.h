@@ -65,6 +65,8 @@ class MsProbeCsvReader final : public CsvFileReader {
     Header on_header(std::span<const std::string_view> fields, std::string& why) override;
     void on_row(std::span<const std::string_view> fields) override;
     void on_restart() override;
+    // Rows map to series by the header and the shared key table alone.
+    bool resumes_from_header() const override { return true; }
 
     RowKey& row_key(std::span<const std::string_view> fields);
     RowKey& new_row_key(std::string_view vpp, std::string_view name, std::string_view micro,
