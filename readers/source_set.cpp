@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "readers/discovery.h"
@@ -59,14 +60,30 @@ void SourceSet::rescan() {
 }
 
 SourceSet::Entry* SourceSet::add_file(SourceFile file, std::size_t root) {
-    if (released_.count(file.path)) return nullptr;  // read, complete and let go
+    std::optional<Released> resumed;
+    if (auto r = released_.find(file.path); r != released_.end()) {
+        if (!released_changed(file.path, r->second)) return nullptr;  // read, complete, let go
+        resumed = r->second;
+        released_.erase(r);
+    }
     auto [it, inserted] = files_.try_emplace(file.path);
     if (!inserted) return it->second.reader ? &it->second : nullptr;
-    it->second.root = root;
-    it->second.reader = factory_.make(std::move(file), sink_);
-    if (!it->second.reader) return nullptr;
-    order_.push_back(&it->second);
-    return &it->second;
+    Entry& entry = it->second;
+    entry.root = root;
+    entry.reader = factory_.make(std::move(file), sink_);
+    if (!entry.reader) return nullptr;
+    if (resumed) {
+        // The new reader counts the file from here: its bytes (the offset it goes on from) and
+        // the file itself leave the released totals; its records stay there, read once.
+        IngestTotals& t = released_totals_.at(root);
+        --t.files;
+        t.bytes -= resumed->at.tail.offset;
+        if (resumed->had_records) --t.files_with_records;
+        entry.had_records = resumed->had_records;
+        entry.reader->resume_from(resumed->at);
+    }
+    order_.push_back(&entry);
+    return &entry;
 }
 
 void SourceSet::poll_entry(Entry& entry) {
@@ -209,7 +226,7 @@ void SourceSet::on_watch_ready() {
             released_.erase(e.path);
             continue;
         }
-        if (e.change == FileChange::kCompleted || !released_changed(e)) continue;
+        if (e.change == FileChange::kCompleted) continue;
         const RootSpec& root = roots_.at(e.root);
         std::string_view base = base_name(e.path);
         std::optional<SourceFormat> format =
@@ -259,15 +276,14 @@ void SourceSet::on_watch_ready() {
     }
 }
 
-bool SourceSet::released_changed(const FileEvent& e) {
-    auto it = released_.find(e.path);
-    if (it == released_.end()) return true;
+bool SourceSet::released_changed(const std::string& path, const Released& released) const {
+    if (released.at.ignored) return false;  // left alone, as its reader would have
     struct stat st;
-    if (::stat(e.path.c_str(), &st) == 0 && FileId::of(st) == it->second.id &&
-        static_cast<std::uint64_t>(st.st_size) == it->second.bytes)
-        return false;  // the watcher's record was older than what the reader had read
-    released_.erase(it);
-    return true;
+    // Gone, or no longer a file: nothing to read (a file created there later is named again).
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    // The watcher's record may be older than what the reader read: the same size is no change.
+    return !(FileId::of(st) == released.at.tail.id &&
+             static_cast<std::uint64_t>(st.st_size) == released.at.tail.offset);
 }
 
 void SourceSet::release(const std::vector<Entry*>& complete) {
@@ -278,15 +294,16 @@ void SourceSet::release(const std::vector<Entry*>& complete) {
         const SourceReader& r = *entry->reader;
         // Kept while something is owed: a tail still pending, an error to retry, a file that
         // left its path (its reader follows the descriptor), more to read after a stop.
-        if (!r.pending().empty() || !entry->last_error.empty() || r.more() || !r.identity() ||
-            r.file().path.empty()) {
+        std::optional<ResumePoint> at = r.resume_point();
+        if (!at || !r.pending().empty() || !entry->last_error.empty() || r.more() ||
+            !r.identity() || r.file().path.empty()) {
             entry->complete = false;
             continue;
         }
-        IngestTotals read;
-        r.add_totals(read);
-        released_[r.file().path] = Released{*r.identity(), read.bytes};
-        add_totals(*entry, released_totals_.at(entry->root));
+        IngestTotals mine;
+        add_totals(*entry, mine);
+        released_[r.file().path] = Released{*at, mine.files_with_records != 0};
+        add_up(released_totals_.at(entry->root), mine);
         paths.push_back(r.file().path);
     }
     std::erase_if(order_, [](const Entry* e) { return e->complete; });
@@ -312,7 +329,8 @@ void SourceSet::add_totals(const Entry& entry, IngestTotals& t) const {
     ++t.files;
     const std::uint64_t records = t.records, bad = t.bad_rows + t.undecodable;
     r.add_totals(t);
-    if (t.records - records > t.bad_rows + t.undecodable - bad) ++t.files_with_records;
+    if (entry.had_records || t.records - records > t.bad_rows + t.undecodable - bad)
+        ++t.files_with_records;
     if (!r.pending().empty()) ++t.pending_files;
     if (!entry.last_error.empty()) ++t.unreadable_files;
 }
