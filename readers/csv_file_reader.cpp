@@ -57,10 +57,35 @@ void CsvFileReader::bad_row(std::string_view why) {
     }
 }
 
+std::optional<ResumePoint> CsvFileReader::resume_point() const {
+    if (!resumes_from_header() || !tail_.id()) return std::nullopt;
+    // Without a header yet (an empty file), the next record is the header: nothing to re-read.
+    return ResumePoint{tail_.mark(have_header_ ? header_at_ : tail_.offset()), line_, ignored_};
+}
+
+void CsvFileReader::resume_from(const ResumePoint& point) {
+    // A file left alone stays so, as with the reader that left it (it never looks again).
+    ignored_ = point.ignored;
+    line_ = point.records;
+    header_at_ = point.tail.context_at;
+    tail_.resume_from(point.tail);
+}
+
+bool CsvFileReader::take_context(const char* data, std::size_t len) {
+    bool taken = false;
+    tokenizer_.split(data, len,
+                     [this, &taken](std::span<const std::string_view> fields, std::size_t) {
+                         if (!taken) accept_header(fields);
+                         taken = true;
+                     });
+    return taken;
+}
+
 void CsvFileReader::on_rewrite(const std::string& why) {
     warn(fmt::format("{}: {}; reading it again from the start", file_.path, why));
     have_header_ = false;
     header_.clear();
+    header_at_ = 0;
     line_ = 0;
     skipping_ = false;
     on_restart();
@@ -81,9 +106,10 @@ std::size_t CsvFileReader::consume(const char* data, std::size_t len, bool at_eo
             used += skip_long(data + used, len - used);
             if (skipping_) break;
         }
-        used += tokenizer_.split(
-            data + used, len - used,
-            [this](std::span<const std::string_view> fields, std::size_t) { record(fields); });
+        const std::uint64_t base = tail_.offset() + used;  // where data + used is in the file
+        used += tokenizer_.split(data + used, len - used,
+                                 [this, base](std::span<const std::string_view> fields,
+                                              std::size_t at) { record(fields, base + at); });
         if (ignored_) return len;
         if (len - used < kMaxRecordBytes) break;
         // No record ends within kMaxRecordBytes: skip this one to its line end (a newline in
@@ -104,20 +130,25 @@ std::size_t CsvFileReader::consume(const char* data, std::size_t len, bool at_eo
     return used;
 }
 
-void CsvFileReader::record(std::span<const std::string_view> fields) {
+bool CsvFileReader::accept_header(std::span<const std::string_view> fields) {
+    std::string why;
+    Header verdict = on_header(fields, why);
+    if (verdict != Header::kAccepted) {
+        if (verdict == Header::kRejected)
+            warn(visible(fmt::format("{}: {}; file ignored", file_.path, why)));
+        ignored_ = true;
+        return false;
+    }
+    header_.assign(fields.begin(), fields.end());
+    have_header_ = true;
+    return true;
+}
+
+void CsvFileReader::record(std::span<const std::string_view> fields, std::uint64_t at) {
     if (ignored_) return;
     ++line_;
     if (!have_header_ || is_header_again(fields)) {
-        std::string why;
-        Header verdict = on_header(fields, why);
-        if (verdict != Header::kAccepted) {
-            if (verdict == Header::kRejected)
-                warn(visible(fmt::format("{}: {}; file ignored", file_.path, why)));
-            ignored_ = true;
-            return;
-        }
-        header_.assign(fields.begin(), fields.end());
-        have_header_ = true;
+        if (accept_header(fields)) header_at_ = at;
         return;
     }
     ++rows_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     bool holds_what_was_read(const std::string& path) const override {
         return tail_.holds_what_was_read(path);
     }
+    // Only for readers that need nothing from before an offset but the header in effect there
+    // (resumes_from_header()).
+    std::optional<ResumePoint> resume_point() const override;
+    void resume_from(const ResumePoint& point) override;
     const SourceFile& file() const override { return file_; }
     const std::string& pending() const override { return pending_; }
     std::vector<std::string> take_warnings() override;
@@ -53,6 +58,9 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     virtual void on_row(std::span<const std::string_view> fields) = 0;
     // The file was rewritten and will be read again from the start.
     virtual void on_restart() {}
+    // Whether the header is all this reader needs to go on reading a file from any record on
+    // (no state built from rows: a later reader can resume where this one let go).
+    virtual bool resumes_from_header() const { return false; }
 
     void warn(std::string message) { warnings_.push_back(std::move(message)); }
     // Counts a skipped row; the first few of each file are described in a warning.
@@ -69,7 +77,12 @@ class CsvFileReader : public SourceReader, private TailConsumer {
   private:
     void on_rewrite(const std::string& why) override;
     std::size_t consume(const char* data, std::size_t len, bool at_eof) override;
-    void record(std::span<const std::string_view> fields);
+    // Resuming: the header in effect at the resume offset, the first record offered.
+    bool take_context(const char* data, std::size_t len) override;
+    // `at`: the record's offset in the file.
+    void record(std::span<const std::string_view> fields, std::uint64_t at);
+    // False when the reader leaves the file alone from now on.
+    bool accept_header(std::span<const std::string_view> fields);
     // Skips to the end of an overlong record's line; returns the bytes consumed.
     std::size_t skip_long(const char* data, std::size_t len);
 
@@ -77,6 +90,7 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     CsvTokenizer tokenizer_;
     std::vector<std::string> header_;
     bool have_header_ = false;
+    std::uint64_t header_at_ = 0;  // where the header in effect starts in the file
     bool ignored_ = false;
     std::string pending_;
     std::vector<std::string> warnings_;

@@ -57,6 +57,10 @@ SourceFormat file_format_of_named_file(std::string_view name) {
     return SourceFormat::kEventFile;
 }
 
+std::optional<StepRange> step_range_of_name(std::string_view basename) {
+    return msprobe_step_range(basename);
+}
+
 SourceFile source_file(const RootSpec& root, std::string path, std::string_view rel_dir,
                        SourceFormat format) {
     std::string_view dir = rel_dir;

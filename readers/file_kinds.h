@@ -9,6 +9,7 @@
 
 #include "core/identity.h"
 #include "readers/source_reader.h"
+#include "readers/step_range.h"
 
 namespace runtop {
 
@@ -24,6 +25,11 @@ std::optional<SourceFormat> classify_file(std::string_view rel_dir, std::string_
 // end of its name ("run1__metrics.csv", "x_trainer_state.json", "a.hparams.yaml"); anything
 // else is tried as an event file, whose reader reports it if it is not one.
 SourceFormat file_format_of_named_file(std::string_view basename);
+
+// The step range in a data file's name, for the formats whose writers start a new file for each
+// range and never go back to an older one: msProbe's monitor CSVs (v1 and v2). nullopt for
+// every other name (event files, DeepSpeed and Lightning CSVs grow one file for the whole run).
+std::optional<StepRange> step_range_of_name(std::string_view basename);
 
 // The file's run and rank (DESIGN.md §2): rank components and msProbe run dirs leave the run
 // name; so do `anomaly_detected` (msProbe's anomalies belong to the monitor_output run) and

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "readers/pread_full.h"
@@ -23,6 +24,19 @@ double seconds_of(const struct timespec& ts) {
 Error read_error(const std::string& path, ssize_t n) {
     return Error{path + ": read failed: " + std::strerror(static_cast<int>(-n))};
 }
+
+std::uint64_t fnv1a(const std::string& bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    return h;
+}
+
+// A mark keeps 8 bytes of the two edges, not 128: half a digest each, so a resume tells which
+// changed as a followed tail does.
+std::uint64_t edges_digest(const std::string& head, const std::string& tail) {
+    return (fnv1a(head) & 0xffffffff00000000ull) | (fnv1a(tail) >> 32);
+}
+constexpr std::uint64_t kHeadHalf = 0xffffffff00000000ull;
 
 }  // namespace
 
@@ -99,6 +113,10 @@ Status FileTail::poll(TailConsumer& consumer) {
     const double previous_mtime = mtime_;
     mtime_ = seconds_of(st.st_mtim);
     size_ = static_cast<std::uint64_t>(st.st_size);
+    if (resume_) {
+        Status resumed = resume(consumer, *fd);
+        if (!resumed) return resumed;
+    }
     if (size_ < offset_)
         restart(consumer, fmt::format("shrank from {} to {} bytes", offset_, size_));
     // Same size but written since: rewritten in place to the same length, maybe. read_new()
@@ -122,6 +140,64 @@ Result<bool> FileTail::drain(TailConsumer& consumer) {
     draining_ = false;
     file_.close();  // a deleted file's space is the user's again
     return true;
+}
+
+TailMark FileTail::mark(std::uint64_t context_at) const {
+    return TailMark{file_.id(), offset_, edges_digest(head_, tail_), context_at};
+}
+
+Status FileTail::resume(TailConsumer& consumer, int fd) {
+    const TailMark mark = *std::exchange(resume_, std::nullopt);
+    const bool same_file = file_.id() == mark.id;
+    if (same_file && size_ < mark.offset) {
+        restart(consumer, fmt::format("shrank from {} to {} bytes", mark.offset, size_));
+        return ok_status();
+    }
+    if (size_ < mark.offset) {  // as poll() finds a replaced file: it holds less than was read
+        restart(consumer, "was replaced by a new file");
+        return ok_status();
+    }
+    // The edges as remember() would hold them at the mark's offset.
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kEdge, mark.offset));
+    std::string head(n, '\0'), tail(n, '\0');
+    ssize_t got = pread_full(fd, head.data(), n, 0);
+    if (got < 0) return read_error(path_, got);
+    if (static_cast<std::size_t>(got) != n) head.clear();
+    got = pread_full(fd, tail.data(), n, mark.offset - n);
+    if (got < 0) return read_error(path_, got);
+    if (static_cast<std::size_t>(got) != n) tail.clear();
+    const std::uint64_t digest = edges_digest(head, tail);
+    if (digest == mark.edges) {
+        head_ = std::move(head);
+        tail_ = std::move(tail);
+        offset_ = mark.offset;
+        return offer_context(consumer, fd, mark.context_at);
+    }
+    // The reasons poll() and read_new() give a followed file (read_new() looks at the head
+    // apart only when it is not the tail too).
+    if (!same_file)
+        restart(consumer, "was replaced by a new file");
+    else if (mark.offset > n && ((digest ^ mark.edges) & kHeadHalf))
+        restart(consumer, "was rewritten (its first bytes changed)");
+    else
+        restart(consumer, "was rewritten (the bytes before the read position changed)");
+    return ok_status();
+}
+
+Status FileTail::offer_context(TailConsumer& consumer, int fd, std::uint64_t from) {
+    if (from >= offset_) return ok_status();
+    // A header is a line or two: start small, grow while the consumer asks for more.
+    std::uint64_t want = std::min<std::uint64_t>(offset_ - from, 4096);
+    std::vector<char> buf;
+    while (true) {
+        buf.resize(want);
+        ssize_t n = pread_full(fd, buf.data(), want, from);
+        if (n < 0) return read_error(path_, n);
+        const auto got = static_cast<std::size_t>(n);
+        if (consumer.take_context(buf.data(), got) || got < want || from + want >= offset_)
+            return ok_status();
+        want = std::min<std::uint64_t>(offset_ - from, want * 2);
+    }
 }
 
 bool FileTail::holds_what_was_read(const std::string& path) const {

@@ -17,6 +17,9 @@
 //   the offset changed (truncated and at once written past the old size; rewritten in place,
 //   as Lightning rewrites metrics.csv when a new key appears): read again from offset 0.
 // A restart from 0 tells the consumer first, with the reason.
+// A FileTail can also go on where another one let go of a file (mark(), resume_from()): the
+// same checks then compare the file with a digest of what the first one read, and what the
+// consumer needs from before that point (a CSV's header) is offered to it, not delivered.
 // Descriptors come from a bounded budget (open_file.h); the file is opened read-only and read
 // with pread(): no locks, no mmap.
 #pragma once
@@ -24,12 +27,21 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/result.h"
 #include "readers/open_file.h"
 
 namespace runtop {
+
+// Where a FileTail let go of a file, small enough to keep for each of a million files.
+struct TailMark {
+    FileId id;                     // the file read
+    std::uint64_t offset = 0;      // bytes consumed from it
+    std::uint64_t edges = 0;       // digest of its first bytes and those just before `offset`
+    std::uint64_t context_at = 0;  // where what the consumer needs again starts (take_context)
+};
 
 class TailConsumer {
   public:
@@ -40,6 +52,14 @@ class TailConsumer {
     // `at_eof` says whether it reaches the end seen by this poll's stat. Returns how many bytes
     // were consumed; 0 with !at_eof asks for a larger buffer (a record longer than it).
     virtual std::size_t consume(const char* data, std::size_t len, bool at_eof) = 0;
+    // Going on from a mark (FileTail::resume_from): the bytes from its `context_at` on, for what
+    // the consumer must know before the offset (a CSV's header in effect there); none of them
+    // is delivered. Returns false to be offered more of them (they end at the offset).
+    virtual bool take_context(const char* data, std::size_t len) {
+        (void)data;
+        (void)len;
+        return true;
+    }
 };
 
 class FileTail {
@@ -63,6 +83,14 @@ class FileTail {
     // Whether the file at `path` holds, at its head and just before the offset, what was read
     // here: a file renamed, not another one that got a freed inode number.
     bool holds_what_was_read(const std::string& path) const;
+    // Where this tail is in the file it reads (which it must have opened): what a later tail
+    // needs to go on from here. `context_at` is the consumer's (TailConsumer::take_context).
+    TailMark mark(std::uint64_t context_at) const;
+    // Before the first poll: go on from `mark`, made by another tail on this path, when the
+    // file there holds, at its head and before the offset, what that tail read (the same file
+    // grown, or a copy of it renamed over). Otherwise it is read from the start, as a followed
+    // file that was replaced, shrank or was rewritten is, telling the consumer why.
+    void resume_from(const TailMark& mark) { resume_ = mark; }
     std::uint64_t offset() const { return offset_; }
     std::uint64_t size() const { return size_; }
     // Modification time of the file at the last poll, in seconds since the epoch.
@@ -83,6 +111,10 @@ class FileTail {
     // that were consumed there (size is its size).
     Result<bool> same_content(int fd, std::uint64_t size) const;
     void remember(const char* consumed, std::size_t n);
+    // The first poll after resume_from(): offset and edges from the mark, or a restart.
+    Status resume(TailConsumer& consumer, int fd);
+    // Offers the consumer the bytes from `from` to the offset until it has what it needs.
+    Status offer_context(TailConsumer& consumer, int fd, std::uint64_t from);
 
     std::string path_;
     OpenFile file_;
@@ -96,6 +128,7 @@ class FileTail {
     std::uint64_t rewrites_ = 0;
     std::string head_;  // the file's first bytes (up to kEdge) as consumed
     std::string tail_;  // the kEdge bytes before offset_
+    std::optional<TailMark> resume_;
 };
 
 }  // namespace runtop

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <unordered_map>
 
 #include "core/identity.h"
@@ -31,6 +32,14 @@ bool same_bytes(const char* p, std::string_view s) {
     return s.empty() || std::memcmp(p, s.data(), s.size()) == 0;
 }
 
+// Digits as a number; false when too long for 64 bits.
+bool parse_index(std::string_view digits, std::uint64_t& out) {
+    if (digits.empty() || digits.size() > 18) return false;
+    out = 0;
+    for (char c : digits) out = out * 10 + static_cast<std::uint64_t>(c - '0');
+    return true;
+}
+
 bool is_ident(std::string_view s) {
     if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
     for (char c : s)
@@ -55,6 +64,28 @@ std::string msprobe_csv_prefix(std::string_view basename, bool v2) {
     // "foo_step0-9.csv" is a v2 name; as a v1 name its prefix would end in "_step".
     if (!v2 && strip_range(stem, "_step").size()) return {};
     return std::string(prefix);
+}
+
+std::optional<StepRange> msprobe_step_range(std::string_view basename) {
+    bool v2 = !msprobe_csv_prefix(basename, true).empty();
+    if (!v2 && msprobe_csv_prefix(basename, false).empty()) return std::nullopt;
+    // The name is one of msProbe's, so "<prefix><marker><a>-<b>[_part_<k>].csv" holds.
+    std::string_view stem = basename.substr(0, basename.size() - 4);
+    std::string_view part;
+    if (std::size_t at = stem.rfind("_part_");
+        at != std::string_view::npos && all_digits(stem.substr(at + 6))) {
+        part = stem.substr(at);
+        stem = stem.substr(0, at);
+    }
+    std::string_view marker = v2 ? "_step" : "_";
+    std::size_t dash = stem.rfind('-');
+    std::size_t us = stem.rfind(marker, dash);
+    std::string_view a = stem.substr(us + marker.size(), dash - us - marker.size());
+    std::string_view b = stem.substr(dash + 1);
+    StepRange out;
+    if (!parse_index(a, out.first) || !parse_index(b, out.last)) return std::nullopt;
+    out.series = fmt::format("{}{}#{}.csv", stem.substr(0, us), marker, part);
+    return out;
 }
 
 MsProbeCsvReader::MsProbeCsvReader(SourceFile file, PointSink& sink, MsProbeKeyTables* tables)

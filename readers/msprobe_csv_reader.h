@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "readers/csv_file_reader.h"
+#include "readers/step_range.h"
 
 namespace runtop {
 
@@ -23,6 +25,10 @@ namespace runtop {
 // "exp_avg_sq_0-4.csv" -> "exp_avg_sq", "actv_5-9_part_1.csv" -> "actv",
 // "module_step0-9.csv" -> "module" (v2 when `v2`).
 std::string msprobe_csv_prefix(std::string_view basename, bool v2);
+
+// The step range of an msProbe CSV file name (v1 or v2), or nullopt when the name is not one:
+// "grad_10-14.csv" -> {"grad_#.csv", 10, 14}; "actv_5-9_part_1.csv" -> {"actv_#_part_1.csv", 5, 9}.
+std::optional<StepRange> msprobe_step_range(std::string_view basename);
 
 // Every row key seen for one (run, rank, prefix, column layout), shared by the readers of one
 // SourceSet (one sink): msProbe starts a new file every step_count_per_record steps with the
@@ -59,6 +65,8 @@ class MsProbeCsvReader final : public CsvFileReader {
     Header on_header(std::span<const std::string_view> fields, std::string& why) override;
     void on_row(std::span<const std::string_view> fields) override;
     void on_restart() override;
+    // Rows map to series by the header and the shared key table alone.
+    bool resumes_from_header() const override { return true; }
 
     RowKey& row_key(std::span<const std::string_view> fields);
     RowKey& new_row_key(std::string_view vpp, std::string_view name, std::string_view micro,

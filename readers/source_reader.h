@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/identity.h"
 #include "core/point_sink.h"
 #include "core/result.h"
+#include "readers/file_tail.h"
 #include "readers/open_file.h"
 
 namespace runtop {
@@ -60,6 +62,14 @@ struct IngestTotals {
     std::uint64_t files_with_records = 0;
 };
 
+// Where a reader let go of a complete file (SourceSet's Released): a later reader of the same
+// path goes on from there instead of reading the file again (points are never delivered twice).
+struct ResumePoint {
+    TailMark tail;
+    std::uint64_t records = 0;  // records read before the offset, so messages number on
+    bool ignored = false;       // the reader had left the file alone (not its format)
+};
+
 class SourceReader {
   public:
     virtual ~SourceReader() = default;
@@ -78,6 +88,12 @@ class SourceReader {
         (void)path;
         return true;
     }
+    // Where a later reader could go on from, or nullopt when this format cannot (its reader
+    // keeps more than a few bytes about what it read).
+    virtual std::optional<ResumePoint> resume_point() const { return std::nullopt; }
+    // Before the first poll: go on from `point`, made by another reader of this path, as
+    // FileTail::resume_from() says (read from the start when the file is not the one read).
+    virtual void resume_from(const ResumePoint& point) { (void)point; }
     virtual const SourceFile& file() const = 0;
     // Why the reader waits rather than being at the end of the file, or "".
     virtual const std::string& pending() const = 0;

@@ -4,12 +4,37 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 #include <utility>
 
 #include "readers/discovery.h"
 #include "readers/file_kinds.h"
 
 namespace runtop {
+
+namespace {
+
+void add_up(IngestTotals& t, const IngestTotals& more) {
+    t.files += more.files;
+    t.bytes += more.bytes;
+    t.records += more.records;
+    t.scalars += more.scalars;
+    t.texts += more.texts;
+    t.non_scalar_values += more.non_scalar_values;
+    t.bad_data_crc += more.bad_data_crc;
+    t.resyncs += more.resyncs;
+    t.bytes_skipped += more.bytes_skipped;
+    t.undecodable += more.undecodable;
+    t.bad_rows += more.bad_rows;
+    t.anomalies += more.anomalies;
+    t.pending_files += more.pending_files;
+    t.unreadable_files += more.unreadable_files;
+    t.unreadable_dirs += more.unreadable_dirs;
+    t.files_with_records += more.files_with_records;
+}
+
+}  // namespace
 
 void SourceSet::report(std::string line) {
     messages_.push_back(std::move(line));
@@ -35,13 +60,30 @@ void SourceSet::rescan() {
 }
 
 SourceSet::Entry* SourceSet::add_file(SourceFile file, std::size_t root) {
+    std::optional<Released> resumed;
+    if (auto r = released_.find(file.path); r != released_.end()) {
+        if (!released_changed(file.path, r->second)) return nullptr;  // read, complete, let go
+        resumed = r->second;
+        released_.erase(r);
+    }
     auto [it, inserted] = files_.try_emplace(file.path);
     if (!inserted) return it->second.reader ? &it->second : nullptr;
-    it->second.root = root;
-    it->second.reader = factory_.make(std::move(file), sink_);
-    if (!it->second.reader) return nullptr;
-    order_.push_back(&it->second);
-    return &it->second;
+    Entry& entry = it->second;
+    entry.root = root;
+    entry.reader = factory_.make(std::move(file), sink_);
+    if (!entry.reader) return nullptr;
+    if (resumed) {
+        // The new reader counts the file from here: its bytes (the offset it goes on from) and
+        // the file itself leave the released totals; its records stay there, read once.
+        IngestTotals& t = released_totals_.at(root);
+        --t.files;
+        t.bytes -= resumed->at.tail.offset;
+        if (resumed->had_records) --t.files_with_records;
+        entry.had_records = resumed->had_records;
+        entry.reader->resume_from(resumed->at);
+    }
+    order_.push_back(&entry);
+    return &entry;
 }
 
 void SourceSet::poll_entry(Entry& entry) {
@@ -77,17 +119,42 @@ void SourceSet::index(Entry& entry) {
 }
 
 void SourceSet::poll() {
-    for (Entry* entry : order_) {
-        if (stopped()) return;
-        poll_entry(*entry);
+    // A step file with a newer sibling (same directory and series, higher range) is complete:
+    // once read, its reader is let go, so a one-shot read of msProbe's thousands of step files
+    // holds readers for the files still growing only.
+    // (directory, series) -> the highest last step; keys own their text (readers go).
+    std::map<std::pair<std::string, std::string>, std::uint64_t> newest;
+    auto range_of = [](const Entry& entry) {
+        const std::string& path = entry.reader->file().path;
+        std::string dir = path.substr(0, path.size() - base_name(path).size());
+        return std::make_pair(std::move(dir), step_range_of_name(base_name(path)));
+    };
+    for (const Entry* entry : order_) {
+        auto [dir, range] = range_of(*entry);
+        if (!range) continue;
+        std::uint64_t& last = newest[{std::move(dir), range->series}];
+        last = std::max(last, range->last);
     }
+    const std::vector<Entry*> entries = order_;
+    std::vector<Entry*> complete;
+    for (Entry* entry : entries) {
+        if (stopped()) break;
+        poll_entry(*entry);
+        auto [dir, range] = range_of(*entry);
+        if (range && range->last < newest[{dir, range->series}]) {
+            entry->complete = true;
+            complete.push_back(entry);
+        }
+        if (complete.size() >= 4096) release(std::exchange(complete, {}));
+    }
+    release(complete);
 }
 
 void SourceSet::follow_renames(const std::vector<FileEvent>& events) {
     if (by_id_.empty()) return;
     std::map<std::string, std::string> moves;  // from -> to
     for (const FileEvent& e : events) {
-        if (e.change == FileChange::kRemoved) continue;
+        if (e.change == FileChange::kRemoved || e.change == FileChange::kCompleted) continue;
         struct stat st;
         if (::stat(e.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
         auto it = by_id_.find(FileId::of(st));
@@ -127,6 +194,7 @@ void SourceSet::watch(WatchOptions options) {
         return classify_file(rel_dir, name).has_value();
     };
     options.stop = stop_;
+    options.step_range = step_range_of_name;
     std::vector<std::string> paths;
     for (const RootSpec& root : roots_) paths.push_back(root.path);
     watcher_ = Watcher::create(std::move(paths), std::move(options));
@@ -140,15 +208,25 @@ void SourceSet::on_watch_ready() {
     // New files first get readers, then are read in read order (restarts replay in the order
     // they happened, whatever order the watcher found them in); changed files after.
     std::vector<std::pair<std::string, Entry*>> fresh;
-    std::vector<Entry*> changed;
+    std::vector<Entry*> changed, complete;
     for (FileEvent& e : events) {
         if (stopped()) return;
         auto known = files_.find(e.path);
         if (known != files_.end()) {
-            if (known->second.reader) changed.push_back(&known->second);
+            Entry& entry = known->second;
+            if (!entry.reader) continue;
+            if (e.change != FileChange::kCompleted)
+                changed.push_back(&entry);
+            else if (!entry.complete)
+                complete.push_back(&entry);
+            entry.complete = entry.complete || e.change == FileChange::kCompleted;
             continue;
         }
-        if (e.change == FileChange::kRemoved) continue;
+        if (e.change == FileChange::kRemoved) {
+            released_.erase(e.path);
+            continue;
+        }
+        if (e.change == FileChange::kCompleted) continue;
         const RootSpec& root = roots_.at(e.root);
         std::string_view base = base_name(e.path);
         std::optional<SourceFormat> format =
@@ -167,14 +245,27 @@ void SourceSet::on_watch_ready() {
         if (stopped()) return;
         poll_entry(*entry);
     }
-    for (auto& [key, entry] : fresh) {
+    // Complete files next, in read order: what landed in them just before their newer sibling
+    // appeared belongs to earlier steps than anything in that sibling.
+    std::vector<std::pair<std::string, Entry*>> in_order;
+    in_order.reserve(complete.size());
+    for (Entry* entry : complete)
+        in_order.emplace_back(read_order_key(entry->reader->file()), entry);
+    std::stable_sort(in_order.begin(), in_order.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [key, entry] : in_order) {
         if (stopped()) return;
         poll_entry(*entry);
+    }
+    for (auto& [key, entry] : fresh) {
+        if (stopped()) return;
+        if (!entry->complete) poll_entry(*entry);
     }
     for (Entry* entry : changed) {
         if (stopped()) return;
-        poll_entry(*entry);
+        if (!entry->complete) poll_entry(*entry);
     }
+    release(complete);
     // A file that could not be read (permission denied, a transient NFS error) may never
     // change again, so the watcher would never name it: retry such files now and then.
     auto now = std::chrono::steady_clock::now();
@@ -182,6 +273,48 @@ void SourceSet::on_watch_ready() {
         last_retry_ = now;
         for (Entry* entry : order_)
             if (!entry->last_error.empty()) poll_entry(*entry);
+    }
+}
+
+bool SourceSet::released_changed(const std::string& path, const Released& released) const {
+    if (released.at.ignored) return false;  // left alone, as its reader would have
+    struct stat st;
+    // Gone, or no longer a file: nothing to read (a file created there later is named again).
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    // The watcher's record may be older than what the reader read: the same size is no change.
+    return !(FileId::of(st) == released.at.tail.id &&
+             static_cast<std::uint64_t>(st.st_size) == released.at.tail.offset);
+}
+
+void SourceSet::release(const std::vector<Entry*>& complete) {
+    if (complete.empty()) return;
+    released_totals_.resize(roots_.size());
+    std::vector<std::string> paths;
+    for (Entry* entry : complete) {
+        const SourceReader& r = *entry->reader;
+        // Kept while something is owed: a tail still pending, an error to retry, a file that
+        // left its path (its reader follows the descriptor), more to read after a stop.
+        std::optional<ResumePoint> at = r.resume_point();
+        if (!at || !r.pending().empty() || !entry->last_error.empty() || r.more() ||
+            !r.identity() || r.file().path.empty()) {
+            entry->complete = false;
+            continue;
+        }
+        IngestTotals mine;
+        add_totals(*entry, mine);
+        released_[r.file().path] = Released{*at, mine.files_with_records != 0};
+        add_up(released_totals_.at(entry->root), mine);
+        paths.push_back(r.file().path);
+    }
+    std::erase_if(order_, [](const Entry* e) { return e->complete; });
+    for (const std::string& path : paths) {
+        auto it = files_.find(path);
+        if (it == files_.end()) continue;
+        if (it->second.is_indexed) {
+            auto id = by_id_.find(it->second.indexed);
+            if (id != by_id_.end() && id->second == &it->second) by_id_.erase(id);
+        }
+        files_.erase(it);
     }
 }
 
@@ -196,13 +329,15 @@ void SourceSet::add_totals(const Entry& entry, IngestTotals& t) const {
     ++t.files;
     const std::uint64_t records = t.records, bad = t.bad_rows + t.undecodable;
     r.add_totals(t);
-    if (t.records - records > t.bad_rows + t.undecodable - bad) ++t.files_with_records;
+    if (entry.had_records || t.records - records > t.bad_rows + t.undecodable - bad)
+        ++t.files_with_records;
     if (!r.pending().empty()) ++t.pending_files;
     if (!entry.last_error.empty()) ++t.unreadable_files;
 }
 
 IngestTotals SourceSet::totals() const {
     IngestTotals t;
+    for (const IngestTotals& r : released_totals_) add_up(t, r);
     for (std::uint64_t n : unreadable_dirs_) t.unreadable_dirs += n;
     for (const Entry* entry : order_) add_totals(*entry, t);
     return t;
@@ -212,6 +347,8 @@ std::vector<IngestTotals> SourceSet::totals_by_root() const {
     std::vector<IngestTotals> out(roots_.size());
     for (std::size_t ri = 0; ri < unreadable_dirs_.size() && ri < out.size(); ++ri)
         out[ri].unreadable_dirs = unreadable_dirs_[ri];
+    for (std::size_t ri = 0; ri < released_totals_.size() && ri < out.size(); ++ri)
+        add_up(out[ri], released_totals_[ri]);
     for (const Entry* entry : order_) add_totals(*entry, out.at(entry->root));
     return out;
 }

@@ -56,6 +56,8 @@ class SourceSet {
     std::vector<IngestTotals> totals_by_root() const;
     // How many roots existed and could be read at the last rescan.
     std::size_t readable_roots() const { return readable_roots_; }
+    // Complete files whose readers were let go (each kept as a Released of a few dozen bytes).
+    std::size_t released_files() const { return released_.size(); }
     // Lines describing files that wait on an incomplete or corrupt tail.
     std::vector<std::string> pending() const;
 
@@ -66,6 +68,14 @@ class SourceSet {
         std::size_t root = 0;  // index into roots_
         FileId indexed;        // the identity by_id_ holds for it, if `is_indexed`
         bool is_indexed = false;
+        bool complete = false;     // the watcher said kCompleted: read to its end, then released
+        bool had_records = false;  // goes on from a released file that yielded records
+    };
+    // A complete file whose reader was let go: where a later reader goes on from if it changes
+    // (a few dozen bytes, not the reader's state), and what its totals counted of it.
+    struct Released {
+        ResumePoint at;
+        bool had_records = false;
     };
     using Files = std::map<std::string, Entry>;
 
@@ -78,6 +88,14 @@ class SourceSet {
     // Files the watcher reports at a new path that a reader already follows (same device and
     // inode): renamed within the roots. Their readers move with them.
     void follow_renames(const std::vector<FileEvent>& events);
+    // Whether the file at a released path is not what its reader let go of: grown, shrunk or
+    // another file. A new reader then goes on from the Released (resume_from), so a late append
+    // is read once; one that is not the file read, or shrank, is read from its start, as the
+    // reader that let it go would have read it.
+    bool released_changed(const std::string& path, const Released& released) const;
+    // Lets the readers of complete files go, keeping their totals and a Released each; a reader
+    // that cannot say where a later one would go on from (resume_point) is kept.
+    void release(const std::vector<Entry*>& complete);
 
     PointSink& sink_;
     ReaderFactory factory_;
@@ -87,6 +105,8 @@ class SourceSet {
     std::vector<Entry*> to_drain_;        // of those, the ones to read to their end
     std::vector<Entry*> order_;           // discovery order
     std::unordered_map<FileId, Entry*, FileIdHash> by_id_;
+    std::unordered_map<std::string, Released> released_;  // by path
+    std::vector<IngestTotals> released_totals_;           // by root
     std::vector<std::string> messages_;
     std::map<std::string, std::string> root_errors_;
     std::vector<std::uint64_t> unreadable_dirs_;  // below each root, at the last rescan

@@ -140,9 +140,11 @@ WatcherStats Watcher::stats() const {
     out.inotify_watches = s_->watches.size();
     out.files = 0;
     out.dirs = 0;
+    out.completed_files = 0;
     for (const Root& r : s_->roots) {
         out.files += r.files.size();
         out.dirs += r.dirs.size();
+        for (const auto& entry : r.dirs) out.completed_files += entry.second.complete.size();
     }
     return out;
 }

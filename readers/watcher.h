@@ -24,9 +24,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "readers/step_range.h"
 
 namespace runtop {
 
@@ -53,6 +56,12 @@ struct WatchOptions {
     // When `stop()` turns true, walks end early (the Watcher is about to go): a quit during the
     // first walk of a million files is not kept waiting. Empty: never.
     std::function<bool()> stop;
+    // The step range a file name carries, for formats that start a new file per range (see
+    // step_range.h). Among the files of one series in one directory only the one with the
+    // highest range is followed; each other one is stat'ed once more, reported as kCompleted and
+    // then looked at only when its directory says its entry changed (see kCompleted). Empty:
+    // every file is followed.
+    std::function<std::optional<StepRange>(std::string_view basename)> step_range;
 };
 
 enum class FileChange {
@@ -62,6 +71,13 @@ enum class FileChange {
     kReplaced,   // same path, different (st_dev, st_ino): renamed over, or deleted and recreated
     kModified,   // same size, different mtime: rewritten in place
     kRemoved,    // gone (the file, or a directory above it)
+    // A file of the same series with a higher step range is in its directory (step_range): read
+    // it to its end once more, then it is complete: no longer stat'ed by polling passes. It is
+    // looked at again (and reported with its change, then kCompleted again) when inotify names
+    // it, when a directory read finds its entry at another inode (renamed over, deleted and
+    // recreated), or when a full read (initial walk, queue overflow, replaced directory) stats
+    // it. Not seen while polling: rewritten in place at the same inode, which msProbe never does.
+    kCompleted,
 };
 
 struct FileEvent {
@@ -76,7 +92,8 @@ struct WatcherStats {
     std::uint64_t dir_scans = 0;        // directory reads (opendir + readdir)
     std::uint64_t inotify_watches = 0;  // watches held now
     std::uint64_t inotify_events = 0;   // events read from the inotify queue
-    std::uint64_t files = 0;            // wanted files known now
+    std::uint64_t files = 0;            // wanted files followed now (not complete)
+    std::uint64_t completed_files = 0;  // complete files (kCompleted) known now
     std::uint64_t dirs = 0;             // directories known now
 };
 

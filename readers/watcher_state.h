@@ -76,6 +76,14 @@ struct FileRec {
     std::uint32_t phase = 0;      // spreads backed-off stats over the passes of a stride
 };
 
+// A file complete by its name (WatchOptions::step_range): what tells a later change apart.
+struct CompleteRec {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    off_t size = 0;
+    struct timespec mtime {};
+};
+
 struct DirRec {
     std::string path;
     dev_t dev = 0;
@@ -88,8 +96,9 @@ struct DirRec {
     bool settle = false;  // polling: read once more at settle_at
     std::int64_t settle_at = 0;
     int wd = -1;
-    std::set<std::string> files;    // wanted regular files, by name
-    std::set<std::string> subdirs;  // directories followed, by name
+    std::set<std::string> files;                  // wanted regular files followed, by name
+    std::map<std::string, CompleteRec> complete;  // wanted regular files complete, by name
+    std::set<std::string> subdirs;                // directories followed, by name
 };
 
 struct Root {
@@ -177,6 +186,13 @@ struct Watcher::State {
     // --- files (watcher_file_check.cpp) ---
     void check_file(std::size_t ri, const std::string& rel, const std::string& name,
                     const std::string& path);
+    // A complete file's stat against its record; false when `name` is not complete in `rel`.
+    bool check_complete(std::size_t ri, const std::string& rel, const std::string& name,
+                        const std::string& path, bool is_file, const struct stat& s);
+    // After a followed file appeared: completes the files of its series with a lower range in
+    // its directory, or the new file itself when one with a higher range is there.
+    void complete_superseded(std::size_t ri, const std::string& rel, const std::string& name);
+    void complete_file(std::size_t ri, const std::string& rel, const std::string& name);
 
     // --- inotify watches and events (watcher_inotify.cpp) ---
     void fall_back_to_polling(std::size_t ri, const std::string& why);

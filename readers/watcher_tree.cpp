@@ -186,6 +186,8 @@ void Watcher::State::rescan_dir(std::size_t ri, const std::string& rel, bool ful
     std::vector<std::string> lost_files, lost_dirs;
     for (const std::string& name : d.files)
         if (!listed.count(name)) lost_files.push_back(name);
+    for (const auto& entry : d.complete)
+        if (!listed.count(entry.first)) lost_files.push_back(entry.first);
     for (const std::string& name : d.subdirs)
         if (!listed.count(name)) lost_dirs.push_back(name);
     for (const std::string& name : lost_files) check_file(ri, rel, name, join(d.path, name));
@@ -194,7 +196,12 @@ void Watcher::State::rescan_dir(std::size_t ri, const std::string& rel, bool ful
     for (const Entry& e : entries) {
         if (stopping()) return;
         std::string path = join(d.path, e.name);
-        if (d.files.count(e.name)) {
+        if (auto c = d.complete.find(e.name); c != d.complete.end()) {
+            // Complete: stat'ed on a full read, or when its entry now leads to another inode.
+            if (full || c->second.ino != e.ino) check_file(ri, rel, e.name, path);
+            if (d.complete.count(e.name) || d.files.count(e.name)) continue;
+            // No longer a regular file: look at it afresh below.
+        } else if (d.files.count(e.name)) {
             auto f = r.files.find(path);
             if (full || f == r.files.end() || f->second.ino != e.ino)
                 check_file(ri, rel, e.name, path);
@@ -284,6 +291,9 @@ void Watcher::State::remove_below(std::size_t ri, const std::string& rel, bool k
             emit(ri, std::move(path), dr, FileChange::kRemoved);
         }
         d.files.clear();
+        for (const auto& entry : d.complete)
+            emit(ri, join(d.path, entry.first), dr, FileChange::kRemoved);
+        d.complete.clear();
         if (keep_self && dr == rel) {
             d.subdirs.clear();
             continue;
