@@ -15,6 +15,16 @@
 namespace runtop {
 namespace {
 
+// How a file differs from what was recorded of it (a FileRec or a CompleteRec); nullopt: not.
+template <class Rec>
+std::optional<FileChange> change_since(const Rec& f, const struct stat& s) {
+    if (f.dev != s.st_dev || f.ino != s.st_ino) return FileChange::kReplaced;
+    if (s.st_size > f.size) return FileChange::kGrew;
+    if (s.st_size < f.size) return FileChange::kTruncated;
+    if (!watcher_detail::same_time(f.mtime, s.st_mtim)) return FileChange::kModified;
+    return std::nullopt;
+}
+
 std::int64_t realtime_ms() {
     struct timespec ts;
     ::clock_gettime(CLOCK_REALTIME, &ts);
@@ -75,23 +85,14 @@ void Watcher::State::check_file(std::size_t ri, const std::string& rel, const st
         return;
     }
     FileRec& f = it->second;
-    FileChange change;
-    if (f.dev != s.st_dev || f.ino != s.st_ino)
-        change = FileChange::kReplaced;
-    else if (s.st_size > f.size)
-        change = FileChange::kGrew;
-    else if (s.st_size < f.size)
-        change = FileChange::kTruncated;
-    else if (!same_time(f.mtime, s.st_mtim))
-        change = FileChange::kModified;
-    else
-        return;
+    const std::optional<FileChange> change = change_since(f, s);
+    if (!change) return;
     f.dev = s.st_dev;
     f.ino = s.st_ino;
     f.size = s.st_size;
     f.mtime = s.st_mtim;
     f.changed_ms = t;
-    emit(ri, path, rel, change);
+    emit(ri, path, rel, *change);
 }
 
 bool Watcher::State::check_complete(std::size_t ri, const std::string& rel, const std::string& name,
@@ -107,20 +108,11 @@ bool Watcher::State::check_complete(std::size_t ri, const std::string& rel, cons
         return true;
     }
     CompleteRec& f = c->second;
-    FileChange change;
-    if (f.dev != s.st_dev || f.ino != s.st_ino)
-        change = FileChange::kReplaced;
-    else if (s.st_size > f.size)
-        change = FileChange::kGrew;
-    else if (s.st_size < f.size)
-        change = FileChange::kTruncated;
-    else if (!same_time(f.mtime, s.st_mtim))
-        change = FileChange::kModified;
-    else
-        return true;
+    const std::optional<FileChange> change = change_since(f, s);
+    if (!change) return true;
     f = CompleteRec{s.st_dev, s.st_ino, s.st_size, s.st_mtim};
     // Still superseded by its newer sibling: read what changed, then complete again.
-    emit(ri, path, rel, change);
+    emit(ri, path, rel, *change);
     emit(ri, path, rel, FileChange::kCompleted);
     return true;
 }
