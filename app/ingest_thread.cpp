@@ -18,52 +18,39 @@ class IngestThread::RecordingSink final : public PointSink {
     SeriesId series(const SeriesKey& key, SourceId source) override {
         auto [it, fresh] = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size()));
         if (fresh) {
-            batch_.entries.push_back(
-                {IngestBatch::Op::kSeries, static_cast<SeriesId>(batch_.series.size()), Point{}});
-            batch_.series.emplace_back(key, source);
-            batch_.series_ids.push_back(it->second);
+            batch_.add_series(it->second, key, source);
             full_check();
         }
         return it->second;
     }
     void append(SeriesId id, const Point& point) override {
-        batch_.entries.push_back({IngestBatch::Op::kPoint, id, point});
-        ++batch_.points;
+        batch_.add_point(id, point);
         full_check();
     }
     void session_start(std::string_view run, int rank, std::int64_t step,
                        double wall_time) override {
-        Point p;
-        p.step = step;
-        p.wall_time = wall_time;
-        batch_.entries.push_back(
-            {IngestBatch::Op::kSessionStart, static_cast<SeriesId>(batch_.starts.size()), p});
-        batch_.starts.emplace_back(std::string(run), rank);
+        batch_.add_session_start(run, rank, step, wall_time);
         full_check();
     }
     void config_text(ConfigText text) override {
-        batch_.entries.push_back(
-            {IngestBatch::Op::kConfig, static_cast<SeriesId>(batch_.configs.size()), Point{}});
-        batch_.configs.push_back(std::move(text));
+        batch_.add_config(std::move(text));
         full_check();
     }
     void anomaly(ImportedAnomaly anomaly) override {
-        batch_.entries.push_back(
-            {IngestBatch::Op::kAnomaly, static_cast<SeriesId>(batch_.anomalies.size()), Point{}});
-        batch_.anomalies.push_back(std::move(anomaly));
+        batch_.add_anomaly(std::move(anomaly));
         full_check();
     }
 
     void flush() {
-        if (batch_.entries.empty()) return;
+        if (batch_.empty()) return;
         owner_.publish(std::move(batch_));
         batch_ = {};
-        batch_.entries.reserve(kBatchEntries);
+        batch_.reserve(kBatchEntries);
     }
 
   private:
     void full_check() {
-        if (batch_.entries.size() >= kBatchEntries) flush();
+        if (batch_.size() >= kBatchEntries) flush();
     }
 
     IngestThread& owner_;
@@ -130,7 +117,7 @@ void IngestThread::publish(IngestBatch batch) {
         std::unique_lock lock(mutex_);
         room_.wait(lock, [this] { return stopping_ || queue_.size() < kMaxQueued; });
         if (stopping_) return;
-        queued_points_ += batch.points;
+        queued_points_ += batch.points();
         queue_.push_back(std::move(batch));
     }
     signal();
@@ -149,45 +136,20 @@ std::uint64_t IngestThread::apply(PointSink& sink, std::chrono::steady_clock::ti
             if (queue_.empty()) break;
             current_ = std::move(queue_.front());
             queue_.pop_front();
-            queued_points_ -= current_.points;
+            queued_points_ -= current_.points();
             position_ = 0;
             has_current_ = true;
             room_.notify_one();
         }
-        const auto& entries = current_.entries;
+        const std::size_t size = current_.size();
         // The clock is read every 4096 entries: cheap, and a slice overshoots by well under 1 ms.
-        while (position_ < entries.size()) {
-            const std::size_t end = std::min(entries.size(), position_ + 4096);
-            for (; position_ < end; ++position_) {
-                const IngestBatch::Entry& e = entries[position_];
-                switch (e.op) {
-                    case IngestBatch::Op::kPoint:
-                        sink.append(real_ids_[e.id], e.point);
-                        ++applied;
-                        break;
-                    case IngestBatch::Op::kSeries: {
-                        auto& [key, source] = current_.series[e.id];
-                        const SeriesId local = current_.series_ids[e.id];
-                        if (real_ids_.size() <= local) real_ids_.resize(local + 1, kNoSeries);
-                        real_ids_[local] = sink.series(key, source);
-                        break;
-                    }
-                    case IngestBatch::Op::kSessionStart: {
-                        const auto& [run, rank] = current_.starts[e.id];
-                        sink.session_start(run, rank, e.point.step, e.point.wall_time);
-                        break;
-                    }
-                    case IngestBatch::Op::kConfig:
-                        sink.config_text(std::move(current_.configs[e.id]));
-                        break;
-                    case IngestBatch::Op::kAnomaly:
-                        sink.anomaly(std::move(current_.anomalies[e.id]));
-                        break;
-                }
-            }
+        while (position_ < size) {
+            const std::size_t end = std::min(size, position_ + 4096);
+            applied += current_.replay(sink, real_ids_, position_, end);
+            position_ = end;
             if (std::chrono::steady_clock::now() >= deadline) break;
         }
-        if (position_ >= entries.size()) {
+        if (position_ >= size) {
             has_current_ = false;
             current_ = {};
         }
@@ -207,7 +169,7 @@ bool IngestThread::has_waiting() const {
 std::uint64_t IngestThread::waiting_points() const {
     std::lock_guard lock(mutex_);
     std::uint64_t n = queued_points_;
-    if (has_current_) n += current_.points;  // about: part of it may be applied
+    if (has_current_) n += current_.points();  // about: part of it may be applied
     return n;
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/analysis/anomaly_log.h"
+#include "core/point_recording.h"
 #include "core/point_sink.h"
 #include "readers/source_reader.h"
 #include "readers/source_set.h"
@@ -30,21 +31,7 @@
 namespace runtop {
 
 // What the readers handed over, in order, with series ids of the reader thread's own.
-struct IngestBatch {
-    enum class Op : std::uint8_t { kSeries, kPoint, kSessionStart, kConfig, kAnomaly };
-    struct Entry {
-        Op op;
-        SeriesId id;  // kPoint: the batch-local series id; others: an index into their vector
-        Point point;  // kPoint; kSessionStart: step and wall_time
-    };
-    std::vector<Entry> entries;
-    std::vector<std::pair<SeriesKey, SourceId>> series;  // kSeries: id is the new local id
-    std::vector<SeriesId> series_ids;                    // kSeries: the local id it gets
-    std::vector<std::pair<std::string, int>> starts;     // kSessionStart: run, rank
-    std::vector<ConfigText> configs;
-    std::vector<ImportedAnomaly> anomalies;
-    std::uint64_t points = 0;
-};
+using IngestBatch = PointRecording;
 
 class IngestThread {
   public:
