@@ -25,6 +25,7 @@ class FilteringSink final : public PointSink {
     std::size_t skipped_series();
 
     SeriesId series(const SeriesKey& key, SourceId source) override;
+    bool skips(const SeriesKey& key) const override { return !filter_.selects(key); }
     void append(SeriesId id, const Point& point) override {
         if (id != kSkippedSeries) inner_.append(id, point);
     }

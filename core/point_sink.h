@@ -34,6 +34,12 @@ class PointSink {
     // came from (its format, its step axis); the first sight's source is kept. kSkippedSeries
     // when the sink keeps nothing of it; readers keep the id they got, so ask once per key.
     virtual SeriesId series(const SeriesKey& key, SourceId source) = 0;
+    // Whether series() would give kSkippedSeries for `key`: answered without side effects and
+    // from any thread, so readers on a pool thread (readers/reader_pool.h) skip what it skips.
+    virtual bool skips(const SeriesKey& key) const {
+        (void)key;
+        return false;
+    }
     virtual void append(SeriesId id, const Point& point) = 0;
     // A session (re)started at `step` (TensorBoard SessionLog START): every series of
     // (run, rank) forgets its points at or after `step`.

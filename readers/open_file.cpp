@@ -178,7 +178,7 @@ std::size_t OpenFile::open_count() {
     return thread_budget()->open();
 }
 
-void OpenFile::set_budget_for_tests(std::size_t n) {
+void OpenFile::set_thread_budget(std::size_t n) {
     thread_budget()->set_limit(n);
 }
 

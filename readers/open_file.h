@@ -72,8 +72,10 @@ class OpenFile {
     // soft limit, between 16 and 256) and how many it holds now.
     static std::size_t budget();
     static std::size_t open_count();
-    // Tests: a smaller budget for this thread (0 restores the default).
-    static void set_budget_for_tests(std::size_t n);
+    // A smaller budget for this thread (0 restores the default): the reader pool's threads
+    // share the process' descriptors.
+    static void set_thread_budget(std::size_t n);
+    static void set_budget_for_tests(std::size_t n) { set_thread_budget(n); }
 
   private:
     friend class DescriptorBudget;
