@@ -52,6 +52,8 @@ Result<StoreLimits> store_limits_from_args(const Args& args) {
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots) {
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.rescan();
+    // Files are parsed on every core this process may use (at most 4), stored on this one.
+    sources.set_reader_threads(default_reader_threads());
     sources.poll();
     std::size_t printed = print_messages(sources, stderr);
     for (const std::string& p : sources.pending()) {

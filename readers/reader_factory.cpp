@@ -7,6 +7,21 @@
 
 namespace runtop {
 
+bool reader_shares_state(SourceFormat format) {
+    switch (format) {
+        case SourceFormat::kEventFile:
+        case SourceFormat::kMsProbeCsv:
+        case SourceFormat::kMsProbeV2Csv:
+        case SourceFormat::kDeepSpeedCsv:
+        case SourceFormat::kLightningCsv:
+        case SourceFormat::kPlainCsv:
+        case SourceFormat::kDeepSpeedConfig:
+            return false;
+        default:
+            return true;
+    }
+}
+
 ReaderFactory::ReaderFactory()
     : json_(make_json_reader_shared()), msprobe_(std::make_unique<MsProbeKeyTables>()) {}
 ReaderFactory::~ReaderFactory() = default;

@@ -11,6 +11,10 @@ namespace runtop {
 class JsonReaderShared;
 class MsProbeKeyTables;
 
+// Whether the readers of this format share state between files (the JSON readers: e.g. each
+// Hugging Face run's history is delivered once): such files are read on one thread, in order.
+bool reader_shares_state(SourceFormat format);
+
 class ReaderFactory {
   public:
     ReaderFactory();

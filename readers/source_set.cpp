@@ -89,18 +89,21 @@ SourceSet::Entry* SourceSet::add_file(SourceFile file, std::size_t root) {
 void SourceSet::poll_entry(Entry& entry) {
     // A poll reads at most a budget of bytes: a big file takes several, with a look at the
     // stop flag between them.
+    entry.polled = true;
     while (true) {
         Status status = entry.reader->poll();
-        if (!status) {
-            if (status.error().message != entry.last_error) report(status.error().message);
-            entry.last_error = status.error().message;
-        } else {
-            entry.last_error.clear();
-        }
-        for (std::string& w : entry.reader->take_warnings()) report(std::move(w));
+        note_poll(entry, status ? std::string() : status.error().message,
+                  entry.reader->take_warnings());
         if (!status || !entry.reader->more() || stopped()) break;
     }
     index(entry);
+}
+
+void SourceSet::note_poll(Entry& entry, const std::string& error,
+                          std::vector<std::string> warnings) {
+    if (!error.empty() && error != entry.last_error) report(error);
+    entry.last_error = error;
+    for (std::string& w : warnings) report(std::move(w));
 }
 
 void SourceSet::index(Entry& entry) {
@@ -135,19 +138,56 @@ void SourceSet::poll() {
         std::uint64_t& last = newest[{std::move(dir), range->series}];
         last = std::max(last, range->last);
     }
+    // A copy: release() takes complete files out of order_ while the read goes on.
     const std::vector<Entry*> entries = order_;
     std::vector<Entry*> complete;
-    for (Entry* entry : entries) {
-        if (stopped()) break;
-        poll_entry(*entry);
-        auto [dir, range] = range_of(*entry);
+    auto read = [&](Entry& entry) {
+        auto [dir, range] = range_of(entry);
         if (range && range->last < newest[{dir, range->series}]) {
-            entry->complete = true;
-            complete.push_back(entry);
+            entry.complete = true;
+            complete.push_back(&entry);
         }
         if (complete.size() >= 4096) release(std::exchange(complete, {}));
+    };
+    std::size_t fresh = 0;
+    if (reader_threads_ > 1)
+        for (const Entry* entry : entries)
+            if (!entry->polled && !reader_shares_state(entry->reader->file().format)) ++fresh;
+    if (fresh > 1) {
+        poll_pooled(entries, read);
+    } else {
+        for (Entry* entry : entries) {
+            if (stopped()) break;
+            poll_entry(*entry);
+            read(*entry);
+        }
     }
     release(complete);
+}
+
+void SourceSet::poll_pooled(const std::vector<Entry*>& entries,
+                            const std::function<void(Entry&)>& read) {
+    std::vector<ReaderPool::Job> jobs;
+    for (Entry* entry : entries) {
+        const bool pooled = !entry->polled && !reader_shares_state(entry->reader->file().format);
+        jobs.push_back({&entry->reader, pooled});
+    }
+    // A job's entry is released (read()) only once the pool is past it.
+    pools_.push_back(std::make_unique<ReaderPool>(sink_, reader_threads_, stop_, pool_limits_));
+    pools_.back()->run(
+        std::move(jobs),
+        [&](std::size_t i) {
+            poll_entry(*entries[i]);
+            read(*entries[i]);
+        },
+        [&](std::size_t i, std::vector<ReaderPool::PollOutcome>& polls) {
+            Entry& entry = *entries[i];
+            entry.polled = true;
+            for (ReaderPool::PollOutcome& p : polls)
+                note_poll(entry, p.error, std::move(p.warnings));
+            index(entry);
+            read(entry);
+        });
 }
 
 void SourceSet::follow_renames(const std::vector<FileEvent>& events) {

@@ -19,6 +19,7 @@
 #include "core/identity.h"
 #include "core/point_sink.h"
 #include "readers/reader_factory.h"
+#include "readers/reader_pool.h"
 #include "readers/source_reader.h"
 #include "readers/watcher.h"
 
@@ -36,6 +37,13 @@ class SourceSet {
     void rescan();
     // Reads what is new in every file.
     void poll();
+    // poll() reads the files never read before on `n` threads, this one included (readers/
+    // reader_pool.h); the sink sees the same calls in the same order. 1, the default: this one.
+    // (Tests give smaller limits to see chunks queue up and wait.)
+    void set_reader_threads(std::size_t n, ReaderPool::Limits limits = {}) {
+        reader_threads_ = n;
+        pool_limits_ = limits;
+    }
 
     // Live mode: starts a Watcher over the roots; its first report is every existing file.
     void watch(WatchOptions options);
@@ -70,6 +78,7 @@ class SourceSet {
         bool is_indexed = false;
         bool complete = false;     // the watcher said kCompleted: read to its end, then released
         bool had_records = false;  // goes on from a released file that yielded records
+        bool polled = false;       // read at least once
     };
     // A complete file whose reader was let go: where a later reader goes on from if it changes
     // (a few dozen bytes, not the reader's state), and what its totals counted of it.
@@ -84,6 +93,10 @@ class SourceSet {
     Entry* add_file(SourceFile file, std::size_t root);
     void add_totals(const Entry& entry, IngestTotals& t) const;
     void poll_entry(Entry& entry);
+    // What one poll() of the entry's reader said: reported as poll_entry() does.
+    void note_poll(Entry& entry, const std::string& error, std::vector<std::string> warnings);
+    // Reads `entries` on the pool; `read` is told of each once it is read, in order.
+    void poll_pooled(const std::vector<Entry*>& entries, const std::function<void(Entry&)>& read);
     void index(Entry& entry);
     // Files the watcher reports at a new path that a reader already follows (same device and
     // inode): renamed within the roots. Their readers move with them.
@@ -100,6 +113,10 @@ class SourceSet {
     PointSink& sink_;
     ReaderFactory factory_;
     std::vector<RootSpec> roots_;
+    // Before files_: the readers a pool thread made forward through its pool's sinks.
+    std::vector<std::unique_ptr<ReaderPool>> pools_;
+    std::size_t reader_threads_ = 1;
+    ReaderPool::Limits pool_limits_;
     Files files_;                         // by path
     std::vector<Files::node_type> gone_;  // readers whose file left the roots (renamed out)
     std::vector<Entry*> to_drain_;        // of those, the ones to read to their end

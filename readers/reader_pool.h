@@ -1,0 +1,78 @@
+// Reads many files at once on a few threads while the calling thread stores what they hold
+// (issue 17: `runtop ls` on thousands of msProbe files used one core of two).
+//
+// Files are taken in read order. A pool thread makes the file's reader anew, bound to its own
+// PoolSink and ReaderFactory (msProbe key tables are per thread), and records what the reader
+// hands over in chunks. The calling thread replays the files in read order into the real
+// sink, each file's chunks as they come, so every series receives its points in file order and
+// the sink sees exactly the calls a one-thread read makes, in the same order (a series is
+// announced before its first point; a key a pool thread saw before is not announced again,
+// but that earlier file of the same thread comes first). When the next file to replay is not
+// taken yet, the calling thread reads it itself, straight into the sink.
+//
+// Memory stays bounded: at most `threads` files are in flight past the one being replayed,
+// and a file ahead of it waits once Limits::chunks_ahead chunks of it are queued.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/point_sink.h"
+#include "readers/source_reader.h"
+
+namespace runtop {
+
+// How many threads a one-shot read uses, the calling one included: the CPUs this process may
+// run on (taskset counts), at most 4.
+std::size_t default_reader_threads();
+
+struct ReaderPoolLimits {
+    std::size_t chunk_entries = std::size_t{1} << 15;  // a chunk: about 1 MB
+    std::size_t chunks_ahead = 2;  // queued of a file past the one being replayed
+};
+
+class ReaderPool {
+  public:
+    using Limits = ReaderPoolLimits;
+    // What one poll() of a reader said: its error ("" when it read) and its warnings.
+    struct PollOutcome {
+        std::string error;
+        std::vector<std::string> warnings;
+    };
+    struct Job {
+        std::unique_ptr<SourceReader>* reader;  // never polled yet; a pool thread replaces it
+        bool pooled = false;  // the format shares nothing between files (not the JSON readers)
+    };
+    // Reads job i here, on the calling thread, into the real sink.
+    using ReadHere = std::function<void(std::size_t i)>;
+    // Job i, read by a pool thread, is replayed: what each poll said, in order.
+    using Finish = std::function<void(std::size_t i, std::vector<PollOutcome>& polls)>;
+
+    // `threads` counts the calling thread: 2 or more. `target` and `stop` must outlive the pool.
+    ReaderPool(PointSink& target, std::size_t threads, const std::function<bool()>& stop,
+               Limits limits = {});
+    ~ReaderPool();
+    ReaderPool(const ReaderPool&) = delete;
+    ReaderPool& operator=(const ReaderPool&) = delete;
+
+    // Reads every job to its end (or until `stop`). Afterwards the readers made by pool threads
+    // forward to the target directly: polling them again is one-thread reading as usual.
+    void run(std::vector<Job> jobs, const ReadHere& read_here, const Finish& finish);
+
+  private:
+    struct Worker;
+    struct Slot;
+    struct Shared;
+    void work(Worker& worker, Shared& shared);
+    void parse(Worker& worker, Shared& shared, std::size_t i);
+
+    PointSink& target_;
+    const std::function<bool()>& stop_;
+    Limits limits_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+};
+
+}  // namespace runtop

@@ -1,0 +1,252 @@
+// The reader pool (readers/reader_pool.h) changes nothing but speed: a tree of many files of
+// several formats, corrupt ones among them, gives the same sink calls in the same order, the same
+// Store, messages and totals on one thread as on four, with the default limits and with tiny
+// chunks (so files ahead of the replayed one queue up and wait), and files read by a pool thread
+// read on alike when they grow afterwards.
+#include "readers/reader_pool.h"
+
+#include <gtest/gtest.h>
+#include <sys/time.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/events_scale.h"
+#include "bench/msprobe_scale.h"
+#include "core/filtering_sink.h"
+#include "core/series_filter.h"
+#include "core/store/store.h"
+#include "readers/source_set.h"
+#include "tests/test_support.h"
+#include "writers/event_writer.h"
+#include "writers/tfrecord_writer.h"
+
+namespace runtop {
+namespace {
+
+using testing::TempDir;
+
+std::string scalars(const std::string& tag, int from, int to, float value, int wall = 1000) {
+    std::string out;
+    for (int s = from; s < to; ++s)
+        out += frame_record(events::simple_scalar(tag, value + s, s, wall + s));
+    return out;
+}
+
+std::string first_csv_under(const std::string& dir) {
+    std::vector<std::string> csvs;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (e.path().extension() == ".csv") csvs.push_back(e.path().string());
+    std::sort(csvs.begin(), csvs.end());
+    return csvs.empty() ? std::string() : csvs[csvs.size() / 2];
+}
+
+// msProbe in both layouts, event files of several ranks, a restart across two event files with a
+// text, a corrupt event file, a corrupt msProbe CSV, Lightning and plain CSVs, and Hugging Face
+// trainer states (read on the calling thread: their readers share each run's history). Every
+// file gets the same mtime: CSV and JSON readers give their points the file's.
+void write_tree(const std::string& root) {
+    testing::make_dirs(root);
+    ::testing::internal::CaptureStdout();
+    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe", {4, 6, 23, 5}), 0);
+    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe1", {2, 3, 7, 1}), 0);
+    ::testing::internal::GetCapturedStdout();
+    EXPECT_TRUE(bench::write_events_scale(root + "/events", {3, 40, 300}));
+
+    testing::make_dirs(root + "/exp");
+    testing::write_file(root + "/exp/events.out.tfevents.1700000000.host.1.0",
+                        frame_record(events::file_version(1000)) + scalars("loss", 0, 10, 1.0f) +
+                            frame_record(events::text("config", "lr: 0.1", 0, 1000)) +
+                            scalars("acc", 0, 10, 0.5f));
+    testing::write_file(root + "/exp/events.out.tfevents.1700000100.host.2.0",
+                        frame_record(events::file_version(2000)) +
+                            frame_record(events::session_start(6, 2000)) +
+                            scalars("loss", 6, 8, 2.0f, 2000));
+
+    testing::make_dirs(root + "/bad");
+    testing::write_file(root + "/bad/events.out.tfevents.1700000000.host.1.0",
+                        frame_record(events::file_version(1000)) + scalars("loss", 0, 5, 1.0f) +
+                            "\x07garbage that is no record at all\x01\x02" +
+                            scalars("loss", 5, 9, 3.0f) + "\x10\x00\x00");
+
+    const std::string csv = first_csv_under(root + "/msprobe");
+    ASSERT_FALSE(csv.empty());
+    testing::append_file(csv, "this,row,does,not,fit\n1,2,3");
+
+    testing::make_dirs(root + "/lightning/version_0");
+    testing::write_file(root + "/lightning/version_0/metrics.csv",
+                        "epoch,step,train_loss,val_acc\n0,0,1.5,\n0,1,1.25,\n0,2,,0.5\nx,y\n");
+    testing::make_dirs(root + "/plain");
+    testing::write_file(root + "/plain/stats.csv", "step,throughput\n0,10\n1,11\n2,12.5\n");
+
+    for (const char* checkpoint : {"checkpoint-2", "checkpoint-4"}) {
+        testing::make_dirs(root + "/hf/" + checkpoint);
+        testing::write_file(
+            root + "/hf/" + checkpoint + "/trainer_state.json",
+            std::string("{\"global_step\": 4, \"log_history\": [{\"loss\": 1.5, \"step\": 2}") +
+                (checkpoint[11] == '4' ? ", {\"loss\": 1.25, \"step\": 4}" : "") + "]}");
+    }
+    const timeval when[2] = {{1700000000, 0}, {1700000000, 0}};
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+        if (e.is_regular_file()) ::utimes(e.path().c_str(), when);
+}
+
+std::string describe(const IngestTotals& t) {
+    std::string out;
+    for (std::uint64_t n :
+         {t.files, t.bytes, t.records, t.scalars, t.texts, t.non_scalar_values, t.bad_data_crc,
+          t.resyncs, t.bytes_skipped, t.undecodable, t.bad_rows, t.anomalies, t.pending_files,
+          t.unreadable_files, t.unreadable_dirs, t.files_with_records})
+        out += std::to_string(n) + " ";
+    return out;
+}
+
+// Everything a read hands a sink, and what the set says of it.
+struct Read {
+    std::vector<std::string> first_seen;  // each key and its source, at its first series()
+    std::vector<std::string> calls;       // points, starts, texts and anomalies, in order
+    std::vector<std::string> messages;
+    std::vector<std::string> pending;
+    std::string totals;
+};
+
+std::string key_text(const SeriesKey& key) {
+    return key.run + "|" + std::to_string(key.rank) + "|" + key.tag;
+}
+
+std::string point_text(const Point& p) {
+    return std::to_string(p.step) + "@" + std::to_string(p.wall_time) + "=" +
+           std::to_string(p.value);
+}
+
+void take(const std::string& root, SourceSet& sources, const testing::RecordingSink& sink,
+          Read& out) {
+    std::set<std::string> seen;
+    out.first_seen.clear();
+    for (std::size_t i = 0; i < sink.keys.size(); ++i)
+        if (seen.insert(key_text(sink.keys[i])).second)
+            out.first_seen.push_back(key_text(sink.keys[i]) + " " +
+                                     std::string(sink.source(i).format));
+    out.calls.clear();
+    for (const auto& s : sink.scalars) out.calls.push_back(key_text(s.key) + point_text(s.point));
+    for (std::int64_t s : sink.starts) out.calls.push_back("start " + std::to_string(s));
+    for (const ConfigText& t : sink.texts)
+        out.calls.push_back("text " + t.run + " " + t.tag + " " + t.text);
+    for (const ImportedAnomaly& a : sink.anomalies) out.calls.push_back("anomaly " + a.key);
+    // Paths without the root, which two trees do not share.
+    auto relative = [&root](std::string line) {
+        for (std::size_t at; (at = line.find(root)) != std::string::npos;)
+            line.replace(at, root.size(), "ROOT");
+        return line;
+    };
+    for (std::string& m : sources.take_messages()) out.messages.push_back(relative(m));
+    out.pending.clear();
+    for (std::string& p : sources.pending()) out.pending.push_back(relative(p));
+    out.totals = describe(sources.totals());
+}
+
+// Reads the tree, then (`grow`) appends to files a pool thread read and reads again.
+Read read(const std::string& root, std::size_t threads, ReaderPool::Limits limits = {},
+          bool grow = false) {
+    testing::RecordingSink sink;
+    SourceSet sources(sink);
+    sources.add_root(RootSpec{"logs", root});
+    sources.rescan();
+    sources.set_reader_threads(threads, limits);
+    sources.poll();
+    Read out;
+    take(root, sources, sink, out);
+    if (!grow) return out;
+    // Grown, then cut back to their size: the tree is left as it was found.
+    std::vector<std::pair<std::string, std::uintmax_t>> grown;
+    grown.emplace_back(root + "/exp/events.out.tfevents.1700000100.host.2.0", 0);
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root + "/events"))
+        if (e.is_regular_file()) grown.emplace_back(e.path().string(), 0);
+    for (auto& [path, size] : grown) {
+        size = std::filesystem::file_size(path);
+        testing::append_file(path, scalars("loss", 8, 12, 3.0f) + scalars("new", 0, 3, 1.0f));
+    }
+    sources.poll();
+    take(root, sources, sink, out);
+    for (const auto& [path, size] : grown) std::filesystem::resize_file(path, size);
+    return out;
+}
+
+void expect_same(const Read& one, const Read& pooled) {
+    ASSERT_EQ(one.first_seen.size(), pooled.first_seen.size());
+    for (std::size_t i = 0; i < one.first_seen.size(); ++i)
+        ASSERT_EQ(one.first_seen[i], pooled.first_seen[i]) << "series " << i;
+    ASSERT_EQ(one.calls.size(), pooled.calls.size());
+    for (std::size_t i = 0; i < one.calls.size(); ++i)
+        ASSERT_EQ(one.calls[i], pooled.calls[i]) << "call " << i;
+    EXPECT_EQ(one.messages, pooled.messages);
+    EXPECT_EQ(one.pending, pooled.pending);
+    EXPECT_EQ(one.totals, pooled.totals);
+}
+
+TEST(ReaderPool, ManyFilesOfSeveralFormatsReadAsOnOneThread) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    const Read one = read(dir / "tree", 1);
+    // The tree is what it should be: many series, the corrupt files said, the restart seen.
+    EXPECT_GT(one.first_seen.size(), 250u);
+    EXPECT_GE(one.messages.size(), 2u);
+    EXPECT_NE(std::find(one.calls.begin(), one.calls.end(), "start 6"), one.calls.end());
+    expect_same(one, read(dir / "tree", 4));
+    expect_same(one, read(dir / "tree", 2));
+    // Chunks of 64 entries, one queued ahead: files wait for the one being replayed.
+    expect_same(one, read(dir / "tree", 4, {64, 1}));
+}
+
+TEST(ReaderPool, FilesAPoolThreadReadGrowAndReadOnAlike) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    const Read one = read(dir / "tree", 1, {}, true);
+    expect_same(one, read(dir / "tree", 4, {128, 2}, true));
+}
+
+// The Store itself, through a filter that counts what it skips (as `snapshot` reads).
+std::vector<std::string> stored(const std::string& root, std::size_t threads,
+                                std::size_t* skipped) {
+    Store store;
+    Result<SeriesFilter> filter = SeriesFilter::make("norm|loss|throughput", "");
+    EXPECT_TRUE(filter);
+    FilteringSink sink(*filter, store);
+    sink.count_skipped();
+    SourceSet sources(sink);
+    sources.add_root(RootSpec{"logs", root});
+    sources.rescan();
+    sources.set_reader_threads(threads, {256, 2});
+    sources.poll();
+    std::vector<std::string> out;
+    for (SeriesId id : store.sorted_ids()) {
+        const Series& s = store.at(id);
+        std::string line = key_text(s.key().owned()) + " " + std::string(s.source().format) + " " +
+                           std::to_string(s.count()) + ":";
+        for (std::size_t i = 0; i < s.retained(); ++i) line += " " + point_text(s.point(i));
+        for (const RestartMarker& r : s.restarts())
+            line += " restart " + std::to_string(r.step) + "/" + std::to_string(r.dropped);
+        out.push_back(std::move(line));
+    }
+    out.push_back("points " + std::to_string(store.total_points()) + " texts " +
+                  std::to_string(store.config_texts().size()));
+    *skipped = sink.skipped_series();
+    return out;
+}
+
+TEST(ReaderPool, FilteredStoreIsTheSame) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    std::size_t skipped_one = 0, skipped_pooled = 0;
+    const std::vector<std::string> one = stored(dir / "tree", 1, &skipped_one);
+    EXPECT_GT(one.size(), 100u);
+    EXPECT_GT(skipped_one, 100u);
+    EXPECT_EQ(one, stored(dir / "tree", 4, &skipped_pooled));
+    EXPECT_EQ(skipped_one, skipped_pooled);
+}
+
+}  // namespace
+}  // namespace runtop
