@@ -26,6 +26,15 @@ void PointRecording::add_anomaly(ImportedAnomaly anomaly) {
     anomalies_.push_back(std::move(anomaly));
 }
 
+void PointRecording::clear() {
+    entries_.clear();
+    series_.clear();
+    starts_.clear();
+    configs_.clear();
+    anomalies_.clear();
+    points_ = 0;
+}
+
 std::uint64_t PointRecording::replay(PointSink& sink, std::vector<SeriesId>& ids, std::size_t from,
                                      std::size_t to) {
     std::uint64_t points = 0;

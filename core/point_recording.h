@@ -31,6 +31,8 @@ class PointRecording {
     bool empty() const { return entries_.empty(); }
     std::uint64_t points() const { return points_; }
     void reserve(std::size_t entries) { entries_.reserve(entries); }
+    // Empty again, keeping the memory: a recording reused is not paged in anew.
+    void clear();
 
     // Replays entries [from, to) into `sink`; `ids` maps local ids to the sink's, filled as the
     // recorded series() calls are replayed (and kept by the caller across recordings of the

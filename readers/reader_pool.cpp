@@ -49,6 +49,7 @@ struct ReaderPool::Shared {
     std::size_t next = 0;                 // the next job to take
     std::size_t head = 0;                 // the job being replayed
     std::size_t ahead = 0;                // how many jobs past `head` may be taken
+    std::vector<PointRecording> spare;    // replayed chunks, emptied: reused, not paged in anew
     bool quit = false;
 };
 
@@ -102,6 +103,12 @@ void ReaderPool::run(std::vector<Job> jobs, const ReadHere& read_here, const Fin
                 }
                 shared.for_workers.notify_all();
                 chunk.replay(target_, worker->sink.target_ids());
+                chunk.clear();
+                {
+                    std::lock_guard lock(shared.mutex);
+                    if (shared.spare.size() < 2 * shared.ahead)
+                        shared.spare.push_back(std::move(chunk));
+                }
                 if (last) break;
             }
             finish(i, polls);
@@ -153,6 +160,15 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
     reader = worker.factory.make(reader->file(), worker.sink);
     Slot& slot = shared.slots[i];
     PointRecording chunk;
+    auto take_spare = [&] {  // under the lock
+        if (shared.spare.empty()) return;
+        chunk = std::move(shared.spare.back());
+        shared.spare.pop_back();
+    };
+    {
+        std::lock_guard lock(shared.mutex);
+        take_spare();
+    }
     bool quit = false;
     // Hands the chunk over; past the file being replayed, waits while enough of it is queued.
     auto hand_over = [&](std::vector<PollOutcome>* polls, bool done) {
@@ -168,6 +184,7 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
             });
         quit = shared.quit;
         chunk = PointRecording();
+        take_spare();
     };
     worker.sink.record_into(&chunk);
     worker.sink.when_full(limits_.chunk_entries, [&] { hand_over(nullptr, false); });
