@@ -6,26 +6,17 @@ SeriesId PoolSink::series(const SeriesKey& key, SourceId source) {
     if (recording_) {
         // Skipped series are not remembered (as FilteringSink does not), but the target is
         // still asked on replay: it may count them.
-        const bool skipped = target_.skips(key);
-        SeriesId id = kSkippedSeries;
-        bool fresh = skipped;
-        if (!skipped) {
-            auto it = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size()));
-            id = it.first->second;
-            fresh = it.second;
-        }
-        if (fresh) {
-            recording_->add_series(id, key, source);
-            if (recording_->size() >= full_entries_) full_();
-        }
+        const SeriesId id = target_.skips(key) ? kSkippedSeries : next_id_++;
+        recording_->add_series(id, key, source);
+        if (recording_->size() >= full_entries_) full_();
         return id;
     }
     const SeriesId real = target_.series(key, source);
     if (real == kSkippedSeries) return kSkippedSeries;
-    auto [it, fresh] = ids_.try_emplace(key, static_cast<SeriesId>(ids_.size()));
-    if (target_ids_.size() <= it->second) target_ids_.resize(it->second + 1, kSkippedSeries);
-    target_ids_[it->second] = real;
-    return it->second;
+    const SeriesId id = next_id_++;
+    if (target_ids_.size() <= id) target_ids_.resize(id + 1, kSkippedSeries);
+    target_ids_[id] = real;
+    return id;
 }
 
 void PoolSink::session_start(std::string_view run, int rank, std::int64_t step, double wall_time) {

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include "core/point_recording.h"
@@ -53,9 +52,10 @@ class PoolSink final : public PointSink {
     PointRecording* recording_ = nullptr;
     std::size_t full_entries_ = SIZE_MAX;
     std::function<void()> full_;
-    // A key's id is recorded once, the first time a reader of this thread asks: files are
-    // taken in read order, so that file is replayed before any other of this thread's files.
-    std::unordered_map<SeriesKey, SeriesId, SeriesKeyHash> ids_;
+    // Every series() call gets a fresh id: readers ask once per key, and a key two readers of
+    // this thread ask for maps to the target's one id on replay. No map of keys: it would hold
+    // every key of the run once per thread (~250 bytes each).
+    SeriesId next_id_ = 0;
     std::vector<SeriesId> target_ids_;
 };
 
