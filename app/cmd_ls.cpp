@@ -142,7 +142,8 @@ int cmd_ls(const Args& args) {
     Store store(*limits);
     FilteringSink selected(selection->filter, store);
     SourceSet sources(selected);
-    std::size_t warnings = read_once(sources, selection->roots);
+    // (store_limits_from_args checked --memory already.)
+    std::size_t warnings = read_once(sources, selection->roots, *process_memory_from_args(args));
 
     const std::vector<SeriesId> ids = store.sorted_ids();
     std::string out;

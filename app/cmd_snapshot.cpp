@@ -131,7 +131,7 @@ int cmd_snapshot(const Args& args) {
     for (const RootSpec& root : selection->roots) root_names.push_back(root.name);
     model.set_root_names(std::move(root_names));
     SourceSet sources(sink);
-    read_once(sources, selection->roots);
+    read_once(sources, selection->roots, *process_memory_from_args(args));  // checked above
     analyzer.finish();
     if (sources.readable_roots() == 0) return kExitError;
 

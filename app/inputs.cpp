@@ -38,22 +38,27 @@ const OptionSpec kMemoryOption = {
     "memory budget of the whole process, e.g. 512M, 2G (default 1G); past it older points "
     "are kept as min/max/mean buckets, so no extreme is lost"};
 
-namespace {
-constexpr std::uint64_t kDefaultProcessMemory = std::uint64_t{1} << 30;
-}  // namespace
-
-Result<StoreLimits> store_limits_from_args(const Args& args) {
-    if (!args.has("memory")) return StoreLimits::for_process(kDefaultProcessMemory);
+Result<std::uint64_t> process_memory_from_args(const Args& args) {
+    if (!args.has("memory")) return kDefaultProcessMemory;
     Result<std::uint64_t> bytes = parse_memory_size(args.get("memory"));
     if (!bytes) return Error{"--memory: " + bytes.error().message};
+    return *bytes;
+}
+
+Result<StoreLimits> store_limits_from_args(const Args& args) {
+    Result<std::uint64_t> bytes = process_memory_from_args(args);
+    if (!bytes) return bytes.error();
     return StoreLimits::for_process(*bytes);
 }
 
-std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots) {
+std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots,
+                      std::uint64_t process_bytes) {
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.rescan();
-    // Files are parsed on every core this process may use (at most 4), stored on this one.
-    sources.set_reader_threads(default_reader_threads());
+    // Files are parsed on every core this process may use (at most 4), stored on this one;
+    // what the pool records in flight stays within a share of the process' budget.
+    sources.set_reader_threads(default_reader_threads(),
+                               ReaderPoolLimits::for_process(process_bytes));
     sources.poll();
     std::size_t printed = print_messages(sources, stderr);
     for (const std::string& p : sources.pending()) {

@@ -2,6 +2,7 @@
 // and warnings printed to stderr as one line each.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -27,11 +28,16 @@ Result<Selection> selection_from_args(const Args& args);
 // --memory SIZE, shared by the commands that keep a bounded Store.
 extern const OptionSpec kMemoryOption;
 Result<StoreLimits> store_limits_from_args(const Args& args);
+// --memory's bytes: the whole process' budget, by default 1 GiB.
+inline constexpr std::uint64_t kDefaultProcessMemory = std::uint64_t{1} << 30;
+Result<std::uint64_t> process_memory_from_args(const Args& args);
 
 // Reads every file under the roots once into the source set's sink, printing its warnings and
 // a "waiting:" line for each file whose last record is incomplete (a live writer, or a torn
 // tail). Returns how many lines it printed: every one-shot command counts both as warnings.
-std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots);
+// Files are parsed on several threads within a share of `process_bytes` (--memory).
+std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots,
+                      std::uint64_t process_bytes = kDefaultProcessMemory);
 
 // Prints the source set's warnings and errors, "runtop: " first, to `err`.
 std::size_t print_messages(SourceSet& sources, std::FILE* err);

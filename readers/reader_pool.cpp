@@ -24,6 +24,18 @@ std::size_t default_reader_threads() {
     return std::clamp<std::size_t>(n, 1, 4);
 }
 
+ReaderPoolLimits ReaderPoolLimits::for_process(std::uint64_t process_bytes) {
+    // A recorded point takes 32 bytes (PointRecording's entry); series and texts are rarer.
+    constexpr std::uint64_t kEntryBytes = 32;
+    ReaderPoolLimits limits;
+    const std::uint64_t bytes = process_bytes / 32;
+    limits.chunk_entries = static_cast<std::size_t>(
+        std::clamp<std::uint64_t>(bytes / limits.chunks / kEntryBytes, 1024, 1u << 15));
+    limits.chunks = std::max<std::size_t>(
+        limits.chunks, static_cast<std::size_t>(bytes / (limits.chunk_entries * kEntryBytes)));
+    return limits;
+}
+
 struct ReaderPool::Worker {
     explicit Worker(PointSink& target) : sink(target) {}
     PoolSink sink;
@@ -45,12 +57,35 @@ struct ReaderPool::Shared {
     std::vector<Slot> slots;
     std::mutex mutex;
     std::condition_variable for_main;     // a chunk or a file's end arrived
-    std::condition_variable for_workers;  // the replayed file moved on, or a chunk was taken
+    std::condition_variable for_workers;  // the replayed file moved on, or a chunk came back
     std::size_t next = 0;                 // the next job to take
     std::size_t head = 0;                 // the job being replayed
     std::size_t ahead = 0;                // how many jobs past `head` may be taken
-    std::vector<PointRecording> spare;    // replayed chunks, emptied: reused, not paged in anew
+    // Chunks in existence (being filled, queued or spare), at most `max_chunks`: the pool's
+    // memory. The last one is kept for the file being replayed, so it can always move on.
+    std::size_t chunks = 0;
+    std::size_t max_chunks = 0;
+    std::size_t peak_chunks = 0;
+    std::vector<PointRecording> spare;  // replayed chunks, emptied: reused, not paged in anew
     bool quit = false;
+
+    bool chunk_for(std::size_t job) const {  // under the lock
+        const std::size_t available = spare.size() + (max_chunks - chunks);
+        return available > (job == head ? 0u : 1u);
+    }
+    PointRecording take_chunk() {  // under the lock, once chunk_for() said yes
+        if (spare.empty()) {
+            peak_chunks = std::max(peak_chunks, ++chunks);
+            return PointRecording();
+        }
+        PointRecording chunk = std::move(spare.back());
+        spare.pop_back();
+        return chunk;
+    }
+    void give_back(PointRecording chunk) {  // under the lock
+        chunk.clear();
+        spare.push_back(std::move(chunk));
+    }
 };
 
 ReaderPool::ReaderPool(PointSink& target, std::size_t threads, const std::function<bool()>& stop,
@@ -66,6 +101,7 @@ void ReaderPool::run(std::vector<Job> jobs, const ReadHere& read_here, const Fin
     shared.jobs = std::move(jobs);
     shared.slots.resize(shared.jobs.size());
     shared.ahead = workers_.size() + 1;
+    shared.max_chunks = std::max(limits_.chunks, workers_.size() + 2);
     for (auto& w : workers_) w->thread = std::thread([this, &w, &shared] { work(*w, shared); });
 
     std::vector<PollOutcome> polls;
@@ -103,12 +139,11 @@ void ReaderPool::run(std::vector<Job> jobs, const ReadHere& read_here, const Fin
                 }
                 shared.for_workers.notify_all();
                 chunk.replay(target_, worker->sink.target_ids());
-                chunk.clear();
                 {
                     std::lock_guard lock(shared.mutex);
-                    if (shared.spare.size() < 2 * shared.ahead)
-                        shared.spare.push_back(std::move(chunk));
+                    shared.give_back(std::move(chunk));
                 }
+                shared.for_workers.notify_all();
                 if (last) break;
             }
             finish(i, polls);
@@ -128,6 +163,7 @@ void ReaderPool::run(std::vector<Job> jobs, const ReadHere& read_here, const Fin
         w->thread.join();
         w->sink.record_into(nullptr);
     }
+    peak_chunks_ = std::max(peak_chunks_, shared.peak_chunks);
 }
 
 void ReaderPool::work(Worker& worker, Shared& shared) {
@@ -160,36 +196,46 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
     reader = worker.factory.make(reader->file(), worker.sink);
     Slot& slot = shared.slots[i];
     PointRecording chunk;
-    auto take_spare = [&] {  // under the lock
-        if (shared.spare.empty()) return;
-        chunk = std::move(shared.spare.back());
-        shared.spare.pop_back();
+    bool holding = false;  // whether `chunk` counts in Shared::chunks
+    bool quit = false;
+    // Waits for a chunk to record into, and while enough of this file is queued already.
+    auto next_chunk = [&](std::unique_lock<std::mutex>& lock) {
+        shared.for_workers.wait(lock, [&] {
+            return shared.quit ||
+                   (slot.chunks.size() < limits_.chunks_ahead && shared.chunk_for(i));
+        });
+        quit = shared.quit;
+        if (quit) return;
+        chunk = shared.take_chunk();
+        holding = true;
     };
     {
-        std::lock_guard lock(shared.mutex);
-        take_spare();
+        std::unique_lock lock(shared.mutex);
+        next_chunk(lock);
     }
-    bool quit = false;
-    // Hands the chunk over; past the file being replayed, waits while enough of it is queued.
+    // Hands the chunk over, to be replayed once this file is the calling thread's.
     auto hand_over = [&](std::vector<PollOutcome>* polls, bool done) {
         std::unique_lock lock(shared.mutex);
-        if (!chunk.empty()) slot.chunks.push_back(std::move(chunk));
+        if (!chunk.empty()) {
+            slot.chunks.push_back(std::move(chunk));
+            chunk = PointRecording();
+            holding = false;
+        }
         if (polls)
             for (PollOutcome& p : *polls) slot.polls.push_back(std::move(p));
         slot.done = done;
         shared.for_main.notify_one();
-        if (!done)
-            shared.for_workers.wait(lock, [&] {
-                return shared.quit || shared.head == i || slot.chunks.size() < limits_.chunks_ahead;
-            });
-        quit = shared.quit;
-        chunk = PointRecording();
-        take_spare();
+        if (done) {
+            if (holding) shared.give_back(std::move(chunk));
+            holding = false;
+        } else if (!holding && !quit) {
+            next_chunk(lock);
+        }
     };
     worker.sink.record_into(&chunk);
     worker.sink.when_full(limits_.chunk_entries, [&] { hand_over(nullptr, false); });
     std::vector<PollOutcome> polls;
-    while (true) {
+    while (!quit) {
         // As SourceSet::poll_entry: one poll reads at most a budget of bytes.
         Status status = reader->poll();
         polls.push_back({status ? std::string() : status.error().message, reader->take_warnings()});
@@ -197,6 +243,7 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
     }
     hand_over(&polls, true);
     worker.sink.record_into(nullptr);
+    shared.for_workers.notify_all();  // a chunk may have come back
 }
 
 }  // namespace runtop

@@ -10,11 +10,13 @@
 // but that earlier file of the same thread comes first). When the next file to replay is not
 // taken yet, the calling thread reads it itself, straight into the sink.
 //
-// Memory stays bounded: at most `threads` files are in flight past the one being replayed,
-// and a file ahead of it waits once Limits::chunks_ahead chunks of it are queued.
+// Memory stays bounded: at most `threads` files are in flight past the one being replayed, a
+// file waits once Limits::chunks_ahead chunks of it are queued, and all files share
+// Limits::chunks chunks (the last one free is kept for the file being replayed).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -31,7 +33,16 @@ std::size_t default_reader_threads();
 
 struct ReaderPoolLimits {
     std::size_t chunk_entries = std::size_t{1} << 15;  // a chunk: about 1 MB
-    std::size_t chunks_ahead = 2;  // queued of a file past the one being replayed
+    std::size_t chunks_ahead = 2;                      // queued of one file, waiting for its replay
+    // Chunks in existence at once (being filled, queued, or kept for reuse): the pool's memory
+    // beside its threads' readers. At least the pool's threads plus one.
+    std::size_t chunks = 8;
+
+    // A 32nd of a whole-process budget (`--memory`) for recordings in flight: part of the
+    // eighth StoreLimits::for_process leaves outside the Store, which also pays for every
+    // reader's state (the pool threads' msProbe key tables among them) and the Store's slack.
+    // Chunks shrink with a small budget (down to 32 KB) so a few still fit.
+    static ReaderPoolLimits for_process(std::uint64_t process_bytes);
 };
 
 class ReaderPool {
@@ -61,6 +72,8 @@ class ReaderPool {
     // Reads every job to its end (or until `stop`). Afterwards the readers made by pool threads
     // forward to the target directly: polling them again is one-thread reading as usual.
     void run(std::vector<Job> jobs, const ReadHere& read_here, const Finish& finish);
+    // The most chunks that existed at once (tests check the bound).
+    std::size_t peak_chunks() const { return peak_chunks_; }
 
   private:
     struct Worker;
@@ -73,6 +86,7 @@ class ReaderPool {
     const std::function<bool()>& stop_;
     Limits limits_;
     std::vector<std::unique_ptr<Worker>> workers_;
+    std::size_t peak_chunks_ = 0;
 };
 
 }  // namespace runtop

@@ -190,6 +190,12 @@ void SourceSet::poll_pooled(const std::vector<Entry*>& entries,
         });
 }
 
+std::size_t SourceSet::pool_peak_chunks() const {
+    std::size_t peak = 0;
+    for (const auto& pool : pools_) peak = std::max(peak, pool->peak_chunks());
+    return peak;
+}
+
 void SourceSet::follow_renames(const std::vector<FileEvent>& events) {
     if (by_id_.empty()) return;
     std::map<std::string, std::string> moves;  // from -> to

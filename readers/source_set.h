@@ -44,6 +44,8 @@ class SourceSet {
         reader_threads_ = n;
         pool_limits_ = limits;
     }
+    // The most chunks a reader pool held at once (readers/reader_pool.h); 0 if none ran.
+    std::size_t pool_peak_chunks() const;
 
     // Live mode: starts a Watcher over the roots; its first report is every existing file.
     void watch(WatchOptions options);

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench/events_scale.h"
@@ -111,6 +112,7 @@ struct Read {
     std::vector<std::string> messages;
     std::vector<std::string> pending;
     std::string totals;
+    std::size_t peak_chunks = 0;  // the most chunks the pool held at once
 };
 
 std::string key_text(const SeriesKey& key) {
@@ -158,6 +160,7 @@ Read read(const std::string& root, std::size_t threads, ReaderPool::Limits limit
     sources.set_reader_threads(threads, limits);
     sources.poll();
     Read out;
+    out.peak_chunks = sources.pool_peak_chunks();
     take(root, sources, sink, out);
     if (!grow) return out;
     // Grown, then cut back to their size: the tree is left as it was found.
@@ -199,6 +202,36 @@ TEST(ReaderPool, ManyFilesOfSeveralFormatsReadAsOnOneThread) {
     expect_same(one, read(dir / "tree", 2));
     // Chunks of 64 entries, one queued ahead: files wait for the one being replayed.
     expect_same(one, read(dir / "tree", 4, {64, 1}));
+}
+
+// The pool's memory is its chunks: however far files are ahead of the one replayed, and however
+// big the one replayed, no more of them exist at once than the limit (at least the threads' count
+// plus one, so the file being replayed always gets one). (On a busy machine the calling thread
+// may read every file itself: then there are none.)
+TEST(ReaderPool, ChunksInFlightStayWithinTheLimit) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    const Read one = read(dir / "tree", 1);
+    EXPECT_EQ(one.peak_chunks, 0u);
+    for (const auto& [threads, chunks, bound] :
+         {std::tuple{2u, 3u, 3u}, {4u, 5u, 5u}, {4u, 1u, 5u}, {2u, 8u, 8u}}) {
+        const Read pooled = read(dir / "tree", threads, {64, 2, chunks});
+        expect_same(one, pooled);
+        EXPECT_LE(pooled.peak_chunks, bound) << threads << " threads, " << chunks << " chunks";
+    }
+}
+
+TEST(ReaderPool, LimitsAreAShareOfTheProcessBudget) {
+    const ReaderPoolLimits small = ReaderPoolLimits::for_process(std::uint64_t{16} << 20);
+    EXPECT_EQ(small.chunk_entries, 2048u);  // 64 KB chunks: eight of them in half a megabyte
+    EXPECT_EQ(small.chunks, 8u);
+    const ReaderPoolLimits mid = ReaderPoolLimits::for_process(std::uint64_t{256} << 20);
+    EXPECT_EQ(mid.chunk_entries, 32768u);  // 1 MB chunks, 8 MB in all
+    EXPECT_EQ(mid.chunks, 8u);
+    const ReaderPoolLimits big = ReaderPoolLimits::for_process(std::uint64_t{1} << 30);
+    EXPECT_EQ(big.chunk_entries, 32768u);
+    EXPECT_EQ(big.chunks, 32u);
+    EXPECT_EQ(ReaderPoolLimits::for_process(1u << 20).chunk_entries, 1024u);
 }
 
 TEST(ReaderPool, FilesAPoolThreadReadGrowAndReadOnAlike) {
