@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <deque>
@@ -139,12 +140,25 @@ struct MsProbeKeyTables::KeyTable {
     std::unordered_map<std::string_view, MsProbeCsvReader::RowKey*> index;
 };
 
-MsProbeKeyTables::MsProbeKeyTables() = default;
+MsProbeKeyTables::MsProbeKeyTables(std::size_t keep) : keep_(keep) {}
 MsProbeKeyTables::~MsProbeKeyTables() = default;
 
 std::shared_ptr<MsProbeKeyTables::KeyTable> MsProbeKeyTables::table(const std::string& name) {
-    std::shared_ptr<KeyTable>& t = tables_[name];
-    if (!t) t = std::make_shared<KeyTable>();
+    std::weak_ptr<KeyTable>& known = tables_[name];
+    std::shared_ptr<KeyTable> t = known.lock();
+    const bool fresh = !t;
+    if (fresh) {
+        t = std::make_shared<KeyTable>();
+        known = t;
+    }
+    if (keep_ == 0) {
+        if (fresh) kept_.push_back(t);
+        return t;
+    }
+    // The last joined at the back: a short list, searched when a file starts or reads on.
+    if (auto it = std::find(kept_.begin(), kept_.end(), t); it != kept_.end()) kept_.erase(it);
+    kept_.push_back(t);
+    if (kept_.size() > keep_) kept_.pop_front();
     return t;
 }
 
@@ -164,6 +178,11 @@ void MsProbeCsvReader::join_table() {
 void MsProbeCsvReader::on_restart() {
     table_.reset();
     last_ = nullptr;
+}
+
+void MsProbeCsvReader::let_go_of_shared() {
+    // Joined again by name when rows come (new_row_key); a table of its own is kept.
+    if (tables_) on_restart();
 }
 
 MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp, std::string_view name,

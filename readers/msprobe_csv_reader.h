@@ -9,7 +9,9 @@
 // with the vpp prefix only for a vpp_stage other than 0 (and -1, "unknown", in v2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,13 +38,18 @@ std::optional<StepRange> msprobe_step_range(std::string_view basename);
 // asking the sink for every series again. Owned by the ReaderFactory; used from one thread.
 class MsProbeKeyTables {
   public:
-    MsProbeKeyTables();
+    // `keep`: how many tables outlive their readers, the most recently joined; 0: every one.
+    // A reader pool's thread keeps a few (its files' ranks are near each other in read order):
+    // keeping all would hold every rank's rows once more per thread.
+    explicit MsProbeKeyTables(std::size_t keep = 0);
     ~MsProbeKeyTables();
     struct KeyTable;  // (defined in the .cpp)
     std::shared_ptr<KeyTable> table(const std::string& name);
 
   private:
-    std::unordered_map<std::string, std::shared_ptr<KeyTable>> tables_;
+    std::size_t keep_;
+    std::unordered_map<std::string, std::weak_ptr<KeyTable>> tables_;
+    std::deque<std::shared_ptr<KeyTable>> kept_;  // every one, or the `keep_` last joined
 };
 
 class MsProbeCsvReader final : public CsvFileReader {
@@ -50,6 +57,7 @@ class MsProbeCsvReader final : public CsvFileReader {
     // Without `tables`, the reader keeps a table of its own.
     MsProbeCsvReader(SourceFile file, PointSink& sink, MsProbeKeyTables* tables = nullptr);
     using KeyTable = MsProbeKeyTables::KeyTable;
+    void let_go_of_shared() override;
 
     // A row's identity: its vpp, name, micro step and scope cells, joined by '\x1f' (the
     // lengths kept to compare a row's cells in place), and the series of its op columns.

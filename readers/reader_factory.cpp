@@ -22,8 +22,9 @@ bool reader_shares_state(SourceFormat format) {
     }
 }
 
-ReaderFactory::ReaderFactory()
-    : json_(make_json_reader_shared()), msprobe_(std::make_unique<MsProbeKeyTables>()) {}
+ReaderFactory::ReaderFactory(std::size_t msprobe_tables_kept)
+    : json_(make_json_reader_shared()),
+      msprobe_(std::make_unique<MsProbeKeyTables>(msprobe_tables_kept)) {}
 ReaderFactory::~ReaderFactory() = default;
 
 std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& sink) {

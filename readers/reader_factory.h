@@ -1,6 +1,7 @@
 // Makes the reader for a file's format; holds what readers of one set share.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 
 #include "core/point_sink.h"
@@ -17,7 +18,8 @@ bool reader_shares_state(SourceFormat format);
 
 class ReaderFactory {
   public:
-    ReaderFactory();
+    // `msprobe_tables_kept`: see MsProbeKeyTables (0: every table, for as long as the factory).
+    explicit ReaderFactory(std::size_t msprobe_tables_kept = 0);
     ~ReaderFactory();
     ReaderFactory(const ReaderFactory&) = delete;
     ReaderFactory& operator=(const ReaderFactory&) = delete;

@@ -37,7 +37,8 @@ ReaderPoolLimits ReaderPoolLimits::for_process(std::uint64_t process_bytes) {
 }
 
 struct ReaderPool::Worker {
-    explicit Worker(PointSink& target) : sink(target) {}
+    Worker(PointSink& target, std::size_t msprobe_tables)
+        : sink(target), factory(std::max<std::size_t>(1, msprobe_tables)) {}
     PoolSink sink;
     ReaderFactory factory;  // its own msProbe key tables: they are used from one thread
     std::thread thread;
@@ -91,7 +92,8 @@ struct ReaderPool::Shared {
 ReaderPool::ReaderPool(PointSink& target, std::size_t threads, const std::function<bool()>& stop,
                        Limits limits)
     : target_(target), stop_(stop), limits_(limits) {
-    for (std::size_t i = 1; i < threads; ++i) workers_.push_back(std::make_unique<Worker>(target));
+    for (std::size_t i = 1; i < threads; ++i)
+        workers_.push_back(std::make_unique<Worker>(target, limits.msprobe_tables));
 }
 
 ReaderPool::~ReaderPool() = default;
@@ -241,6 +243,7 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
         polls.push_back({status ? std::string() : status.error().message, reader->take_warnings()});
         if (quit || !status || !reader->more() || (stop_ && stop_())) break;
     }
+    reader->let_go_of_shared();
     hand_over(&polls, true);
     worker.sink.record_into(nullptr);
     shared.for_workers.notify_all();  // a chunk may have come back

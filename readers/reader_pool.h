@@ -37,6 +37,10 @@ struct ReaderPoolLimits {
     // Chunks in existence at once (being filled, queued, or kept for reuse): the pool's memory
     // beside its threads' readers. At least the pool's threads plus one.
     std::size_t chunks = 8;
+    // msProbe key tables a pool thread keeps once no reader holds them (msprobe_csv_reader.h):
+    // a thread's files are near each other in read order, the last few ranks' tables serve
+    // them; all of them would be every rank's rows once more per thread.
+    std::size_t msprobe_tables = 16;
 
     // A 32nd of a whole-process budget (`--memory`) for recordings in flight: part of the
     // eighth StoreLimits::for_process leaves outside the Store, which also pays for every

@@ -102,6 +102,9 @@ class SourceReader {
     // Adds this reader's counts (not files/pending/unreadable/files_with_records, which the set
     // counts).
     virtual void add_totals(IngestTotals& totals) const = 0;
+    // The file was read to its end for now (a pool thread's reader, readers/reader_pool.h):
+    // state shared with other files' readers that can be rebuilt may be let go.
+    virtual void let_go_of_shared() {}
 };
 
 }  // namespace runtop

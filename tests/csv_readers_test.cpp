@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "core/store/store.h"
@@ -176,6 +177,50 @@ TEST(MsProbeCsv, HeaderOnlyThenRowsAppendedLineAndByteWise) {
     for (const auto& [id, n] : d.count) EXPECT_EQ(n, 1) << id;
     EXPECT_EQ(d.value["grad_reduced/c.bias/norm@4"], 4.5);
     EXPECT_TRUE(reader.take_warnings().empty());
+}
+
+// A reader pool's thread keeps the key tables of the last few ranks only (readers/reader_pool.h):
+// a table no reader holds and not among the last joined is gone; a reader that let go of its
+// table reads on alike, joining one again, and its series keep their keys.
+TEST(MsProbeCsv, KeyTablesKeptAreTheLastJoinedAndReadersLetGoOfThem) {
+    MsProbeKeyTables all;
+    std::weak_ptr<MsProbeKeyTables::KeyTable> any = all.table("a");
+    all.table("b");
+    EXPECT_FALSE(any.expired());
+    MsProbeKeyTables few(2);
+    std::weak_ptr<MsProbeKeyTables::KeyTable> first = few.table("a");
+    few.table("b");
+    few.table("a");
+    few.table("c");  // "a" was joined after "b": "b" goes
+    EXPECT_FALSE(first.expired());
+    EXPECT_EQ(few.table("a"), first.lock());
+    few.table("d");
+    few.table("e");
+    EXPECT_TRUE(first.expired());
+
+    TempDir dir;
+    std::string path = dir / "grad_reduced_0-4.csv";
+    auto rows = [](int step) {
+        std::string out;
+        for (const char* name : {"a.weight", "b.bias"})
+            out += "0," + std::string(name) + "," + std::to_string(step) + "," +
+                   std::to_string(step + 0.5) + "\n";
+        return out;
+    };
+    write_file(path, "vpp_stage,name,step,norm\n" + rows(0));
+    RecordingSink sink;
+    MsProbeKeyTables tables(1);
+    MsProbeCsvReader reader(SourceFile{path, "mon", 0, SourceFormat::kMsProbeCsv}, sink, &tables);
+    ASSERT_TRUE(reader.poll());
+    reader.let_go_of_shared();
+    tables.table("another rank");  // the reader's table is gone
+    append_file(path, rows(1));
+    ASSERT_TRUE(reader.poll());
+    Delivered d = delivered(sink);
+    EXPECT_EQ(sink.scalars.size(), 4u);
+    for (const auto& [id, n] : d.count) EXPECT_EQ(n, 1) << id;
+    EXPECT_EQ(d.value["grad_reduced/b.bias/norm@1"], 1.5);
+    EXPECT_EQ(sink.keys.size(), 4u);  // each key asked for again, once
 }
 
 TEST(MsProbeCsv, TruncateAndRewriteIsReadAgain) {

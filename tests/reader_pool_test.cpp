@@ -202,6 +202,8 @@ TEST(ReaderPool, ManyFilesOfSeveralFormatsReadAsOnOneThread) {
     expect_same(one, read(dir / "tree", 2));
     // Chunks of 64 entries, one queued ahead: files wait for the one being replayed.
     expect_same(one, read(dir / "tree", 4, {64, 1}));
+    // One msProbe key table kept per thread: the rows of a rank are asked for again.
+    expect_same(one, read(dir / "tree", 2, {64, 2, 8, 1}));
 }
 
 // The pool's memory is its chunks: however far files are ahead of the one replayed, and however
@@ -239,6 +241,7 @@ TEST(ReaderPool, FilesAPoolThreadReadGrowAndReadOnAlike) {
     write_tree(dir / "tree");
     const Read one = read(dir / "tree", 1, {}, true);
     expect_same(one, read(dir / "tree", 4, {128, 2}, true));
+    expect_same(one, read(dir / "tree", 2, {128, 2, 8, 1}, true));
 }
 
 // The Store itself, through a filter that counts what it skips (as `snapshot` reads).
