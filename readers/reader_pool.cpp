@@ -21,7 +21,7 @@ std::size_t default_reader_threads() {
     if (::sched_getaffinity(0, sizeof set, &set) == 0)
         n = static_cast<std::size_t>(CPU_COUNT(&set));
     if (n == 0) n = std::thread::hardware_concurrency();
-    return std::clamp<std::size_t>(n, 1, 4);
+    return n < 3 ? 1 : std::min<std::size_t>(n, 4);
 }
 
 ReaderPoolLimits ReaderPoolLimits::for_process(std::uint64_t process_bytes) {

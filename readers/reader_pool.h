@@ -28,7 +28,10 @@
 namespace runtop {
 
 // How many threads a one-shot read uses, the calling one included: the CPUs this process may
-// run on (taskset counts), at most 4.
+// run on (taskset counts), at most 4; one when there are fewer than 3. The calling thread stores
+// every point (the Store is single-threaded), and on 2 CPUs that alone is the bottleneck: one
+// pool thread beside it only added the recording's cost (ls of 512k msProbe series on the 2-CPU
+// VM, farm-bench -n 5: 1.15x the wall time and 1.36x the CPU of one thread).
 std::size_t default_reader_threads();
 
 struct ReaderPoolLimits {
