@@ -282,7 +282,7 @@ RunRank ViewModel::run_rank(SeriesId id) const {
 
 std::uint64_t ViewModel::points() const {
     // Every series selected: the Store's running sum, not a pass over millions of series.
-    if (selected_count_ == seen_ && seen_ == store_.series_count()) return store_.total_points();
+    if (selects_all()) return store_.total_points();
     std::uint64_t n = 0;
     for (SeriesId id : selected()) n += store_.at(id).count();
     return n;
@@ -290,8 +290,7 @@ std::uint64_t ViewModel::points() const {
 
 AlertCounts ViewModel::alert_counts() const {
     AlertCounts c;
-    if (selected_count_ == seen_ && seen_ == store_.series_count() &&
-        analyzer_.series_count() <= seen_) {
+    if (selects_all() && analyzer_.series_count() <= seen_) {
         // Every series selected (and the Analyzer knows no other): its running counts.
         const Analyzer::LevelCounts& n = analyzer_.level_counts();
         return {n.alert, n.warn, n.acknowledged};

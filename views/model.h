@@ -130,6 +130,8 @@ class ViewModel {
         std::vector<SeriesId> ids;  // [0, sorted) in tag order; later ones are new
         std::size_t sorted = 0;
     };
+    // Every series of the Store is taken in and selected: running totals answer for them all.
+    bool selects_all() const { return selected_count_ == seen_ && seen_ == store_.series_count(); }
     int slot_of(SeriesKeyRef key);  // the (run, rank)'s slot, made when new
     void consider(SeriesId id);     // selects it (card, slot, run) if the filter does
     void unselect_all();
