@@ -55,6 +55,7 @@ struct ReaderPool::Slot {
 
 struct ReaderPool::Shared {
     std::vector<Job> jobs;
+    const MakeReader* make = nullptr;
     std::vector<Slot> slots;
     std::mutex mutex;
     std::condition_variable for_main;     // a chunk or a file's end arrived
@@ -98,9 +99,11 @@ ReaderPool::ReaderPool(PointSink& target, std::size_t threads, const std::functi
 
 ReaderPool::~ReaderPool() = default;
 
-void ReaderPool::run(std::vector<Job> jobs, const ReadHere& read_here, const Finish& finish) {
+void ReaderPool::run(std::vector<Job> jobs, const MakeReader& make, const ReadHere& read_here,
+                     const Finish& finish) {
     Shared shared;
     shared.jobs = std::move(jobs);
+    shared.make = &make;
     shared.slots.resize(shared.jobs.size());
     shared.ahead = workers_.size() + 1;
     shared.max_chunks = std::max(limits_.chunks, workers_.size() + 2);
@@ -195,7 +198,7 @@ void ReaderPool::work(Worker& worker, Shared& shared) {
 
 void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
     std::unique_ptr<SourceReader>& reader = *shared.jobs[i].reader;
-    reader = worker.factory.make(reader->file(), worker.sink);
+    reader = (*shared.make)(i, worker.factory, worker.sink);
     Slot& slot = shared.slots[i];
     PointRecording chunk;
     bool holding = false;  // whether `chunk` counts in Shared::chunks

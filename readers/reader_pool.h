@@ -27,6 +27,8 @@
 
 namespace runtop {
 
+class ReaderFactory;
+
 // How many threads a one-shot read uses, the calling one included: the CPUs this process may
 // run on (taskset counts), at most 4; one when there are fewer than 3. The calling thread stores
 // every point (the Store is single-threaded), and on 2 CPUs that alone is the bottleneck: one
@@ -61,9 +63,12 @@ class ReaderPool {
         std::vector<std::string> warnings;
     };
     struct Job {
-        std::unique_ptr<SourceReader>* reader;  // never polled yet; a pool thread replaces it
+        std::unique_ptr<SourceReader>* reader;  // never polled yet; a pool thread makes it
         bool pooled = false;  // the format shares nothing between files (not the JSON readers)
     };
+    // Makes job i's reader on a pool thread, bound to that thread's factory and sink.
+    using MakeReader = std::function<std::unique_ptr<SourceReader>(
+        std::size_t i, ReaderFactory& factory, PointSink& sink)>;
     // Reads job i here, on the calling thread, into the real sink.
     using ReadHere = std::function<void(std::size_t i)>;
     // Job i, read by a pool thread, is replayed: what each poll said, in order.
@@ -78,7 +83,8 @@ class ReaderPool {
 
     // Reads every job to its end (or until `stop`). Afterwards the readers made by pool threads
     // forward to the target directly: polling them again is one-thread reading as usual.
-    void run(std::vector<Job> jobs, const ReadHere& read_here, const Finish& finish);
+    void run(std::vector<Job> jobs, const MakeReader& make, const ReadHere& read_here,
+             const Finish& finish);
     // The most chunks that existed at once (tests check the bound).
     std::size_t peak_chunks() const { return peak_chunks_; }
 

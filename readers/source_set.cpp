@@ -67,11 +67,16 @@ SourceSet::Entry* SourceSet::add_file(SourceFile file, std::size_t root) {
         released_.erase(r);
     }
     auto [it, inserted] = files_.try_emplace(file.path);
-    if (!inserted) return it->second.reader ? &it->second : nullptr;
+    if (!inserted) return &it->second;
     Entry& entry = it->second;
+    entry.path = &it->first;
     entry.root = root;
-    entry.reader = factory_.make(std::move(file), sink_);
-    if (!entry.reader) return nullptr;
+    auto [run, fresh_run] =
+        run_ids_.try_emplace(file.run, static_cast<std::uint32_t>(runs_.size()));
+    if (fresh_run) runs_.push_back(std::move(file.run));
+    entry.unread.run = run->second;
+    entry.unread.rank = file.rank;
+    entry.unread.format = file.format;
     if (resumed) {
         // The new reader counts the file from here: its bytes (the offset it goes on from) and
         // the file itself leave the released totals; its records stay there, read once.
@@ -80,15 +85,32 @@ SourceSet::Entry* SourceSet::add_file(SourceFile file, std::size_t root) {
         t.bytes -= resumed->at.tail.offset;
         if (resumed->had_records) --t.files_with_records;
         entry.had_records = resumed->had_records;
-        entry.reader->resume_from(resumed->at);
+        entry.unread.resume = std::make_unique<ResumePoint>(resumed->at);
     }
     order_.push_back(&entry);
     return &entry;
 }
 
+SourceFile SourceSet::file_of(const Entry& entry) const {
+    if (entry.reader) return entry.reader->file();
+    return SourceFile{*entry.path, runs_[entry.unread.run], entry.unread.rank, entry.unread.format};
+}
+
+std::unique_ptr<SourceReader> SourceSet::make_reader(const Entry& entry, ReaderFactory& factory,
+                                                     PointSink& sink) const {
+    std::unique_ptr<SourceReader> reader = factory.make(file_of(entry), sink);
+    if (entry.unread.resume) reader->resume_from(*entry.unread.resume);
+    return reader;
+}
+
 void SourceSet::poll_entry(Entry& entry) {
     // A poll reads at most a budget of bytes: a big file takes several, with a look at the
     // stop flag between them.
+    if (!entry.reader) {
+        entry.reader = make_reader(entry, factory_, sink_);
+        entry.unread = Unread{};
+        if (!entry.reader) return;
+    }
     entry.polled = true;
     while (true) {
         Status status = entry.reader->poll();
@@ -128,7 +150,7 @@ void SourceSet::poll() {
     // (directory, series) -> the highest last step; keys own their text (readers go).
     std::map<std::pair<std::string, std::string>, std::uint64_t> newest;
     auto range_of = [](const Entry& entry) {
-        const std::string& path = entry.reader->file().path;
+        const std::string& path = entry.reader ? entry.reader->file().path : *entry.path;
         std::string dir = path.substr(0, path.size() - base_name(path).size());
         return std::make_pair(std::move(dir), step_range_of_name(base_name(path)));
     };
@@ -152,7 +174,7 @@ void SourceSet::poll() {
     std::size_t fresh = 0;
     if (reader_threads_ > 1)
         for (const Entry* entry : entries)
-            if (!entry->polled && !reader_shares_state(entry->reader->file().format)) ++fresh;
+            if (!entry->polled && !reader_shares_state(format_of(*entry))) ++fresh;
     if (fresh > 1) {
         poll_pooled(entries, read);
     } else {
@@ -169,19 +191,23 @@ void SourceSet::poll_pooled(const std::vector<Entry*>& entries,
                             const std::function<void(Entry&)>& read) {
     std::vector<ReaderPool::Job> jobs;
     for (Entry* entry : entries) {
-        const bool pooled = !entry->polled && !reader_shares_state(entry->reader->file().format);
+        const bool pooled = !entry->polled && !reader_shares_state(format_of(*entry));
         jobs.push_back({&entry->reader, pooled});
     }
     // A job's entry is released (read()) only once the pool is past it.
     pools_.push_back(std::make_unique<ReaderPool>(sink_, reader_threads_, stop_, pool_limits_));
     pools_.back()->run(
         std::move(jobs),
+        [&](std::size_t i, ReaderFactory& factory, PointSink& sink) {
+            return make_reader(*entries[i], factory, sink);
+        },
         [&](std::size_t i) {
             poll_entry(*entries[i]);
             read(*entries[i]);
         },
         [&](std::size_t i, std::vector<ReaderPool::PollOutcome>& polls) {
             Entry& entry = *entries[i];
+            entry.unread = Unread{};
             entry.polled = true;
             for (ReaderPool::PollOutcome& p : polls)
                 note_poll(entry, p.error, std::move(p.warnings));
@@ -225,9 +251,14 @@ void SourceSet::follow_renames(const std::vector<FileEvent>& events) {
         // Whatever followed the target path before: its file was renamed out of the roots or
         // deleted. It reads what is left through its descriptor, then nothing more.
         if (Files::node_type displaced = files_.extract(to); !displaced.empty()) {
-            displaced.mapped().reader->moved_to(std::string());
-            to_drain_.push_back(&displaced.mapped());
-            gone_.push_back(std::move(displaced));
+            if (!displaced.mapped().reader) {
+                // Never read: nothing of it is owed; its path is the renamed file's now.
+                std::erase(order_, &displaced.mapped());
+            } else {
+                displaced.mapped().reader->moved_to(std::string());
+                to_drain_.push_back(&displaced.mapped());
+                gone_.push_back(std::move(displaced));
+            }
         }
         node.mapped().reader->moved_to(to);
         node.key() = to;
@@ -260,7 +291,6 @@ void SourceSet::on_watch_ready() {
         auto known = files_.find(e.path);
         if (known != files_.end()) {
             Entry& entry = known->second;
-            if (!entry.reader) continue;
             if (e.change != FileChange::kCompleted)
                 changed.push_back(&entry);
             else if (!entry.complete)
@@ -295,8 +325,7 @@ void SourceSet::on_watch_ready() {
     // appeared belongs to earlier steps than anything in that sibling.
     std::vector<std::pair<std::string, Entry*>> in_order;
     in_order.reserve(complete.size());
-    for (Entry* entry : complete)
-        in_order.emplace_back(read_order_key(entry->reader->file()), entry);
+    for (Entry* entry : complete) in_order.emplace_back(read_order_key(file_of(*entry)), entry);
     std::stable_sort(in_order.begin(), in_order.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& [key, entry] : in_order) {
@@ -337,6 +366,10 @@ void SourceSet::release(const std::vector<Entry*>& complete) {
     released_totals_.resize(roots_.size());
     std::vector<std::string> paths;
     for (Entry* entry : complete) {
+        if (!entry->reader) {  // not read (a stop came first): nothing to let go of
+            entry->complete = false;
+            continue;
+        }
         const SourceReader& r = *entry->reader;
         // Kept while something is owed: a tail still pending, an error to retry, a file that
         // left its path (its reader follows the descriptor), more to read after a stop.
@@ -371,8 +404,9 @@ std::vector<std::string> SourceSet::take_messages() {
 }
 
 void SourceSet::add_totals(const Entry& entry, IngestTotals& t) const {
-    const SourceReader& r = *entry.reader;
     ++t.files;
+    if (!entry.reader) return;  // not read yet
+    const SourceReader& r = *entry.reader;
     const std::uint64_t records = t.records, bad = t.bad_rows + t.undecodable;
     r.add_totals(t);
     if (entry.had_records || t.records - records > t.bad_rows + t.undecodable - bad)
@@ -399,10 +433,16 @@ std::vector<IngestTotals> SourceSet::totals_by_root() const {
     return out;
 }
 
+std::size_t SourceSet::readers() const {
+    std::size_t n = 0;
+    for (const Entry* entry : order_) n += entry->reader != nullptr;
+    return n;
+}
+
 std::vector<std::string> SourceSet::pending() const {
     std::vector<std::string> out;
     for (const Entry* entry : order_)
-        if (!entry->reader->pending().empty())
+        if (entry->reader && !entry->reader->pending().empty())
             out.push_back(entry->reader->file().path + ": " + entry->reader->pending());
     return out;
 }

@@ -68,12 +68,24 @@ class SourceSet {
     std::size_t readable_roots() const { return readable_roots_; }
     // Complete files whose readers were let go (each kept as a Released of a few dozen bytes).
     std::size_t released_files() const { return released_.size(); }
+    // Files with a reader now: read at least once and not let go (a file not read yet has none).
+    std::size_t readers() const;
     // Lines describing files that wait on an incomplete or corrupt tail.
     std::vector<std::string> pending() const;
 
   private:
+    // A file not read yet has no reader (a reader costs about a kilobyte and a half, times a
+    // million step files): what its reader will be made from, the path aside (the key in files_).
+    struct Unread {
+        std::uint32_t run = 0;  // in runs_
+        int rank = kNoRank;
+        SourceFormat format = SourceFormat::kEventFile;
+        std::unique_ptr<ResumePoint> resume;  // goes on from a released file (rare)
+    };
     struct Entry {
-        std::unique_ptr<SourceReader> reader;
+        const std::string* path = nullptr;     // its key in files_ (follows a rename)
+        std::unique_ptr<SourceReader> reader;  // made when first read
+        Unread unread;                         // until then
         std::string last_error;
         std::size_t root = 0;  // index into roots_
         FileId indexed;        // the identity by_id_ holds for it, if `is_indexed`
@@ -94,6 +106,14 @@ class SourceSet {
     bool stopped() const { return stop_ && stop_(); }
     Entry* add_file(SourceFile file, std::size_t root);
     void add_totals(const Entry& entry, IngestTotals& t) const;
+    // The file as its reader has it, or will have it.
+    SourceFile file_of(const Entry& entry) const;
+    SourceFormat format_of(const Entry& entry) const {
+        return entry.reader ? entry.reader->file().format : entry.unread.format;
+    }
+    // Makes the entry's reader (`factory`, `sink`: a pool thread's own) from its Unread.
+    std::unique_ptr<SourceReader> make_reader(const Entry& entry, ReaderFactory& factory,
+                                              PointSink& sink) const;
     void poll_entry(Entry& entry);
     // What one poll() of the entry's reader said: reported as poll_entry() does.
     void note_poll(Entry& entry, const std::string& error, std::vector<std::string> warnings);
@@ -115,6 +135,8 @@ class SourceSet {
     PointSink& sink_;
     ReaderFactory factory_;
     std::vector<RootSpec> roots_;
+    std::vector<std::string> runs_;  // the run names of files, each once (Unread::run)
+    std::unordered_map<std::string, std::uint32_t> run_ids_;
     // Before files_: the readers a pool thread made forward through its pool's sinks.
     std::vector<std::unique_ptr<ReaderPool>> pools_;
     std::size_t reader_threads_ = 1;

@@ -185,7 +185,13 @@ TEST(StepFilesOneShot, CompleteFilesAreLetGoOnceReadWithTheirTotalsKept) {
     SourceSet sources(sink);
     sources.add_root(RootSpec{"r", dir.path()});
     sources.rescan();
+    // Found, not read yet: no reader is made before its file is read (a reader costs more than
+    // a kilobyte, times a million step files).
+    EXPECT_EQ(sources.readers(), 0u);
+    EXPECT_EQ(sources.totals().files, std::uint64_t{kRanks * kSteps});
+    EXPECT_EQ(sources.totals().bytes, 0u);
     sources.poll();
+    EXPECT_EQ(sources.readers(), std::size_t{kRanks});  // the newest file of each rank
     std::map<std::int64_t, int> steps;
     for (const auto& p : sink.scalars) ++steps[p.point.step];
     ASSERT_EQ(steps.size(), std::size_t{kSteps});
@@ -375,6 +381,36 @@ TEST(StepFilesOneShot, ARescanReadsALateAppendToALetGoFileOnceFromWhereItStopped
     sources.rescan();
     sources.poll();
     EXPECT_EQ(sink.recording.scalars.size(), 7u);
+}
+
+// The same with new step files beside the late append, read on a reader pool: the reader that
+// goes on from where the let-go one stopped is made (on a pool thread or not) to go on there.
+TEST(StepFilesOneShot, ALateAppendIsReadOnceBesideNewFilesReadOnAPool) {
+    for (std::size_t threads : {1u, 2u, 3u}) {
+        SCOPED_TRACE(threads);
+        TempDir dir;
+        for (int s = 0; s < 3; ++s)
+            write_file(dir / step_file(s), std::string(kHeader) + row(s) + row(s, "a"));
+        TeeSink sink;
+        SourceSet sources(sink);
+        sources.set_reader_threads(threads);
+        sources.add_root(RootSpec{"r", dir.path()});
+        sources.rescan();
+        sources.poll();
+        ASSERT_EQ(sink.recording.scalars.size(), 6u);
+        append_late(dir / step_file(0), row(0, "late"), true);
+        for (int s = 3; s < 6; ++s)
+            write_file(dir / step_file(s), std::string(kHeader) + row(s) + row(s, "a"));
+        sources.rescan();
+        sources.poll();
+        EXPECT_TRUE(sources.take_messages().empty());
+        EXPECT_EQ(sink.recording.scalars.size(), 13u);
+        EXPECT_EQ(sink.store.total_points(), 13u);
+        std::size_t late = 0;
+        for (const auto& p : sink.recording.scalars) late += p.key.tag == "grad/late/norm";
+        EXPECT_EQ(late, 1u);
+        EXPECT_EQ(sources.totals().records, 13u);
+    }
 }
 
 // msProbe writes the header again when collection is switched on again, maybe with other ops:
