@@ -448,5 +448,26 @@ TEST_F(OverviewRuns, CachedCardsFollowRunsArriving) {
     EXPECT_EQ(again.to_text(), canvas.to_text());
 }
 
+// A key's frame may show a card's earlier query while ranks join it (a backfill), but never
+// series a new filter left out: the filter changing makes the card query again.
+TEST_F(OverviewRuns, AKeyFrameAfterAFilterChangeShowsOnlyWhatItSelects) {
+    add("a", 0, "train/loss", 100, [](int s) { return 2.0 - s * 0.01; });
+    add("a", 1, "train/loss", 100, [](int) { return 50.0; });
+    ViewModel model(store_, analyzer_);
+    OverviewState state;
+    Canvas canvas(60, 14);
+    draw_overview(canvas, model, state);
+    ASSERT_NE(canvas.to_text().find("2 ranks"), std::string::npos) << canvas.to_text();
+    Result<SeriesFilter> filter = SeriesFilter::make("", "0");
+    ASSERT_TRUE(filter);
+    model.set_filter(std::move(*filter), "", "0");
+    model.ingest.key_frame = true;
+    draw_overview(canvas, model, state);
+    const std::string text = canvas.to_text();
+    EXPECT_EQ(text.find("2 ranks"), std::string::npos) << text;
+    EXPECT_NE(text.find("rank 0"), std::string::npos) << text;
+    EXPECT_EQ(text.find("50"), std::string::npos) << text;  // rank 1's value is gone
+}
+
 }  // namespace
 }  // namespace runtop::ui

@@ -41,7 +41,7 @@ std::string watched_text(const ViewModel& model) {
             names.push_back(rule.name);
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    const std::size_t n = model.selected().size();
+    const std::size_t n = model.selected_count();
     if (names.empty()) return fmt::format("{} series, no rules enabled", n);
     return fmt::format("{} series watched by {}", n, list);
 }

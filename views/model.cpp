@@ -94,6 +94,7 @@ void ViewModel::set_filter(SeriesFilter filter, std::string tag_regex, std::stri
     filter_tags_ = std::move(tag_regex);
     filter_ranks_ = std::move(rank_spec);
     filter_dirty_ = true;
+    ++filter_changes_;
     update();
 }
 

@@ -79,6 +79,9 @@ class ViewModel {
     const SeriesFilter& filter() const { return filter_; }
     const std::string& filter_tags() const { return filter_tags_; }
     const std::string& filter_ranks() const { return filter_ranks_; }
+    // How many times the filter was set: between two equal counts, a card's series only grow
+    // (views that reuse what they queried tell a rank joining from a rank filtered out).
+    std::uint64_t filter_changes() const { return filter_changes_; }
 
     GlyphTier glyphs() const { return glyphs_; }
     bool ascii() const { return glyphs_ == GlyphTier::kAscii; }
@@ -93,6 +96,7 @@ class ViewModel {
 
     // Series the filter selects, in (run, rank, tag) order.
     const std::vector<SeriesId>& selected() const;
+    std::size_t selected_count() const { return selected_count_; }  // selected().size(), no pass
     // The (run, rank)s with a selected series, in order: one per slot, not a pass over series.
     std::vector<RunRank> run_ranks() const;
     std::size_t hidden() const { return seen_ - selected_count_ + ingest.skipped_series; }
@@ -162,6 +166,7 @@ class ViewModel {
     std::size_t ordered_groups_ = 0;
     std::unordered_map<std::string_view, std::size_t> group_at_;  // tag -> index in groups_
     std::map<std::string_view, std::size_t> selected_runs_;       // run -> selected series
+    std::uint64_t filter_changes_ = 0;
     std::size_t selected_count_ = 0;
     std::size_t runs_ = 0;
     // selected(), made again from the slots when asked after a change.

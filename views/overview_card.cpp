@@ -95,6 +95,7 @@ void merge_into(ColumnSummary& into, const ColumnSummary& c) {
 
 CardData query_card(const ViewModel& model, const TagGroup& group, int columns, bool by_run) {
     CardData d;
+    d.count = count_text(model, group.series);
     bool first = true;
     for (SeriesId id : group.series) {
         const Series& s = model.store().at(id);
@@ -132,6 +133,8 @@ CardData query_card(const ViewModel& model, const TagGroup& group, int columns, 
         } else {
             for (int c = 0; c < columns; ++c) merge_into(d.envelope[c], scratch[c]);
         }
+        if (!d.series.empty() && s.key().run != model.store().at(d.series.front().id).key().run)
+            d.many_runs = true;
         d.series.push_back(cs);
     }
     if (by_run) finish_runs(model, d);
@@ -159,13 +162,13 @@ void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Sty
     canvas.text(x, y, left, left_style, w);
 }
 
-void draw_count_row(Canvas& canvas, const ViewModel& model, const TagGroup& group,
-                    const CardData& d, int x, int y, int w) {
+void draw_count_row(Canvas& canvas, const ViewModel& model, const CardData& d, int x, int y,
+                    int w) {
     const std::string dash = model.ascii() ? "-" : "–";
     const std::string steps = short_step(d.lo) + dash + short_step(d.hi);
     const Series& s0 = model.store().at(d.series[0].id);
     const std::string axis(step_axis_name(s0.source().axis));
-    const std::string count = count_text(model, group.series);
+    const std::string& count = d.count;
     std::string right = axis + " " + steps;
     if (display_width(count) + 2 + display_width(right) > w) right = steps;
     draw_pair(canvas, x, y, w, count, {Role::kDim}, right, {Role::kDim});

@@ -48,6 +48,9 @@ struct CardData {
     std::vector<ColumnSummary> envelope;  // every series merged
     std::vector<RunLine> runs;            // by_run only: per run, in ViewModel::run_names() order
     bool any_points = false;
+    // Made with the query, not per frame: each is a pass over the card's keys (1,024 ranks).
+    std::string count;       // count_text() of the group's series
+    bool many_runs = false;  // its series are of more than one run: labels name the run
 };
 
 // Queries the card's series over `columns` columns of its x range (grown in quanta, see the
@@ -63,7 +66,6 @@ void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Sty
                const std::string& right, Style right_style);
 
 // The bottom text row: how many series ("4 ranks", "2 runs, 8 series"), the step range.
-void draw_count_row(Canvas& canvas, const ViewModel& model, const TagGroup& group,
-                    const CardData& d, int x, int y, int w);
+void draw_count_row(Canvas& canvas, const ViewModel& model, const CardData& d, int x, int y, int w);
 
 }  // namespace runtop::ui

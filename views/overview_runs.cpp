@@ -208,8 +208,8 @@ std::size_t front_run(const ViewModel& model, const CardData& d,
     return worst;
 }
 
-void draw_run_card_body(Canvas& canvas, const ViewModel& model, const TagGroup& group,
-                        const CardData& d, const OverviewState& state, int x, int y, int w, int h) {
+void draw_run_card_body(Canvas& canvas, const ViewModel& model, const CardData& d,
+                        const OverviewState& state, int x, int y, int w, int h) {
     if (d.runs.empty() || w <= 0 || h <= 0) return;
     const bool ascii = model.ascii();
     const std::size_t front = front_run(model, d, state.focus);
@@ -249,7 +249,7 @@ void draw_run_card_body(Canvas& canvas, const ViewModel& model, const TagGroup& 
     if (packed.more > 0)
         canvas.text(x + packed.more_x, vy + value_rows - 1, "+" + std::to_string(packed.more),
                     {Role::kDim});
-    if (count_rows) draw_count_row(canvas, model, group, d, x, y + h - 1, w);
+    if (count_rows) draw_count_row(canvas, model, d, x, y + h - 1, w);
 }
 
 std::optional<RunRank> next_overview_focus(const ViewModel& model,

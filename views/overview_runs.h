@@ -31,8 +31,8 @@ void draw_run_legend(Canvas& canvas, const ViewModel& model, const OverviewState
 
 // The inside of a multi-run card (w x h cells from (x, y)): the chart, the value rows, the
 // count row when h >= 4.
-void draw_run_card_body(Canvas& canvas, const ViewModel& model, const TagGroup& group,
-                        const CardData& d, const OverviewState& state, int x, int y, int w, int h);
+void draw_run_card_body(Canvas& canvas, const ViewModel& model, const CardData& d,
+                        const OverviewState& state, int x, int y, int w, int h);
 
 // The run of a multi-run card drawn in front (an index into d.runs): the focus run when the
 // card has it, else the run of the series in the worst alert state (earliest first), else the

@@ -47,44 +47,61 @@ struct OverviewCache {
         bool by_run = false;  // the card's data has each run's line
         std::vector<SeriesId> ids;
         std::vector<SeriesVersion> versions;
+        std::uint64_t filter_changes = 0;  // ViewModel::filter_changes() when it was queried
         CardData data;
         std::chrono::steady_clock::time_point made;
     };
     const Store* store = nullptr;
     std::map<std::string, Entry, std::less<>> cards, next;  // this frame's cards go to `next`
+    // Until when this frame may query cards (a key's frame: see cached_card).
+    std::chrono::steady_clock::time_point query_until;
 };
 
 namespace {
 
 // How old a card's data a key's frame may show (the data frame after it catches up).
 constexpr auto kKeyFrameStaleness = std::chrono::milliseconds(1000);
+// What a key's frame may spend querying cards older than that. Keys held down (or sent as fast
+// as they are answered) leave no room for data frames: each key's frame then brings a few cards
+// up to date, and none waits on all of them (24 cards of 1,024 ranks: ~100 ms).
+constexpr auto kKeyFrameQueryBudget = std::chrono::milliseconds(8);
 
 // query_card(), or the last frame's result when the card's series are the same and unchanged
-// (or changed, in a key's frame, less than kKeyFrameStaleness ago).
+// (or, in a key's frame, changed less than kKeyFrameStaleness ago, or the frame's query budget
+// is spent).
 const CardData& cached_card(const OverviewState& state, const ViewModel& model,
                             const TagGroup& group, int columns, bool by_run) {
-    if (!state.cache) state.cache = std::make_shared<OverviewCache>();
     OverviewCache& cache = *state.cache;
     if (cache.store != &model.store()) {
         cache.cards.clear();
         cache.store = &model.store();
     }
-    std::vector<SeriesVersion> now = versions(model, group);
     const auto clock = std::chrono::steady_clock::now();
     auto it = cache.cards.find(group.tag);
-    // In a key's frame a recent card will do even if series joined it since (a backfill adds
-    // ranks file by file): the data frame after it shows them.
     const bool found =
         it != cache.cards.end() && it->second.columns == columns && it->second.by_run == by_run;
-    const bool recent =
-        found && model.ingest.key_frame && clock - it->second.made < kKeyFrameStaleness;
-    if (found && ((it->second.ids == group.series && it->second.versions == now) || recent)) {
+    // In a key's frame a recent card will do even if series joined it since (a backfill adds
+    // ranks file by file; not if the filter changed: series may have left): the data frame
+    // after it shows them.
+    const bool key_frame_reuse =
+        found && model.ingest.key_frame && it->second.filter_changes == model.filter_changes() &&
+        (clock - it->second.made < kKeyFrameStaleness || clock >= cache.query_until);
+    if (key_frame_reuse) {
         auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(it->second));
         return slot->second.data;
     }
-    OverviewCache::Entry e{
-        columns, by_run, group.series, std::move(now), query_card(model, group, columns, by_run),
-        clock};
+    std::vector<SeriesVersion> now = versions(model, group);
+    if (found && it->second.ids == group.series && it->second.versions == now) {
+        auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(it->second));
+        return slot->second.data;
+    }
+    OverviewCache::Entry e{columns,
+                           by_run,
+                           group.series,
+                           std::move(now),
+                           model.filter_changes(),
+                           query_card(model, group, columns, by_run),
+                           clock};
     auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(e));
     return slot->second.data;
 }
@@ -236,14 +253,12 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
         return;
     }
     if (by_run) {
-        draw_run_card_body(canvas, model, group, d, state, x0, y + 1, iw, ih);
+        draw_run_card_body(canvas, model, d, state, x0, y + 1, iw, ih);
         return;
     }
     const SparkRange range = spark_range(d.envelope);
     const bool many = d.series.size() > 1;
-    std::set<std::string_view> runs;
-    for (const CardSeries& cs : d.series) runs.insert(model.store().at(cs.id).key().run);
-    const bool many_runs = runs.size() > 1;  // labels name the run only then
+    const bool many_runs = d.many_runs;  // labels name the run only then
     const std::size_t focus = choose_focus(model, d, state.focus);
     const CardSeries& f = d.series[focus];
     const Style focus_style{series_role(model.overlay_index(f.id))};
@@ -319,7 +334,7 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
         draw_pair(canvas, x0, row++, iw, left, {Role::kText, true}, right, right_style);
     }
     // How many series; the step range.
-    if (text_rows == 2) draw_count_row(canvas, model, group, d, x0, row, iw);
+    if (text_rows == 2) draw_count_row(canvas, model, d, x0, row, iw);
 }
 
 }  // namespace
@@ -371,6 +386,8 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
                 : std::string("no scalar series read yet");
         canvas.text(1, 1 + layout.top, fit(text, w - 2, model.ascii()), {Role::kDim});
     }
+    if (!state.cache) state.cache = std::make_shared<OverviewCache>();
+    state.cache->query_until = std::chrono::steady_clock::now() + kKeyFrameQueryBudget;
     if (layout.top > 0) draw_run_legend(canvas, model, state, 0, w);
     const int first = page * layout.per_page();
     for (int i = 0; i < layout.per_page() && first + i < cards; ++i) {

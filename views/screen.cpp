@@ -370,8 +370,8 @@ void draw_prompt(Canvas& canvas, const ViewModel& model, const Prompt& p) {
         right = p.error;
         right_style = {Role::kAlert, true};
     } else {
-        right = fmt::format("{} of {} series  Enter keeps, Esc undoes", model.selected().size(),
-                            model.selected().size() + model.hidden());
+        right = fmt::format("{} of {} series  Enter keeps, Esc undoes", model.selected_count(),
+                            model.selected_count() + model.hidden());
     }
     const int rx = x + 3;
     if (rx < w) canvas.text(rx, y, fit(right, w - rx, ascii), right_style);

@@ -223,7 +223,7 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     if (!model.filter_ranks().empty())
         segments.push_back({"ranks " + model.filter_ranks(), {Role::kAccent}});
     segments.push_back({plural(model.runs(), "run", "runs"), base});
-    std::string series = plural(model.selected().size(), "series", "series");
+    std::string series = plural(model.selected_count(), "series", "series");
     if (model.hidden() > 0) series += fmt::format(" ({} hidden)", model.hidden());
     segments.push_back({std::move(series), base});
     segments.push_back({plural(model.points(), "point", "points"), base});
