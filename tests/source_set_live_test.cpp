@@ -20,6 +20,7 @@
 #include "readers/open_file.h"
 #include "readers/read_scratch.h"
 #include "readers/source_set.h"
+#include "tests/live_sources.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
 #include "writers/tfrecord_writer.h"
@@ -40,52 +41,17 @@ std::string records(int from, int to, float base) {
     return out;
 }
 
-class LiveSet {
+// The live set, with what these tests ask of what it delivered.
+class LiveSet : public testing::LiveSources<testing::RecordingSink> {
   public:
-    LiveSet(const std::string& root, WatchMode mode) : sources_(sink_) {
-        sources_.add_root(RootSpec{"r", root});
-        WatchOptions options;
-        options.mode = mode;
-        options.poll_interval_ms = 20;
-        sources_.watch(std::move(options));
-    }
-    // Turns the watcher until `done` holds (true) or 5 s pass (false).
-    bool until(const std::function<bool()>& done) {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-        while (true) {
-            sources_.on_watch_ready();
-            for (std::string& m : sources_.take_messages()) messages_.push_back(std::move(m));
-            if (done()) return true;
-            if (std::chrono::steady_clock::now() >= deadline) return false;
-            int timeout = sources_.watch_timeout_ms();
-            if (timeout < 0 || timeout > 20) timeout = 20;
-            pollfd p{sources_.watch_fd(), POLLIN, 0};
-            ::poll(&p, p.fd >= 0 ? 1 : 0, timeout);
-        }
-    }
-    // Turns it a few more times: whatever would arrive twice has arrived.
-    void settle() {
-        for (int i = 0; i < 10; ++i) {
-            sources_.on_watch_ready();
-            for (std::string& m : sources_.take_messages()) messages_.push_back(std::move(m));
-            ::poll(nullptr, 0, 25);
-        }
-    }
-    std::size_t points() const { return sink_.scalars.size(); }
-    const testing::RecordingSink& sink() const { return sink_; }
+    using LiveSources::LiveSources;
+    std::size_t points() const { return sink().scalars.size(); }
     // (step, value) -> times delivered
     std::map<std::pair<std::int64_t, double>, int> delivered() const {
         std::map<std::pair<std::int64_t, double>, int> out;
-        for (const auto& s : sink_.scalars) ++out[{s.point.step, s.point.value}];
+        for (const auto& s : sink().scalars) ++out[{s.point.step, s.point.value}];
         return out;
     }
-    const std::vector<std::string>& messages() const { return messages_; }
-    SourceSet& sources() { return sources_; }
-
-  private:
-    testing::RecordingSink sink_;
-    SourceSet sources_;
-    std::vector<std::string> messages_;
 };
 
 // Every (step, base + step) of [from, to) exactly once, and nothing else.

@@ -29,6 +29,7 @@
 #include "readers/open_file.h"
 #include "readers/source_set.h"
 #include "readers/watcher.h"
+#include "tests/live_sources.h"
 #include "tests/test_support.h"
 
 namespace runtop {
@@ -248,53 +249,30 @@ class TeeSink : public PointSink {
 // (series name, step) -> value, as a Store holds them.
 using StepValues = std::map<std::pair<std::string, std::int64_t>, double>;
 
-class LiveSteps {
+// The live set over a TeeSink; a message fails the test unless expect_messages() was said.
+class LiveSteps : public testing::LiveSources<TeeSink> {
   public:
-    LiveSteps(const std::string& root, WatchMode mode) : sources_(sink_) {
-        sources_.add_root(RootSpec{"r", root});
-        WatchOptions options;
-        options.mode = mode;
-        options.poll_interval_ms = 20;
-        sources_.watch(std::move(options));
-    }
-    // A message fails the test unless they are expected: then they are kept in messages().
-    void expect_messages() { expect_messages_ = true; }
-    bool until(const std::function<bool()>& done) {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-        while (true) {
-            turn();
-            if (done()) return true;
-            if (std::chrono::steady_clock::now() >= deadline) return false;
-            int timeout = sources_.watch_timeout_ms();
-            if (timeout < 0 || timeout > 20) timeout = 20;
-            pollfd p{sources_.watch_fd(), POLLIN, 0};
-            ::poll(&p, p.fd >= 0 ? 1 : 0, timeout);
-        }
+    LiveSteps(const std::string& root, WatchMode mode) : LiveSources(root, mode) {
+        fail_on_messages();
     }
     bool until_points(std::size_t n) {
-        return until([&] { return sink_.recording.scalars.size() >= n; });
-    }
-    // A few more turns: whatever would arrive twice has arrived.
-    void settle() {
-        for (int i = 0; i < 10; ++i) {
-            turn();
-            ::poll(nullptr, 0, 25);
-        }
+        return until([&] { return sink().recording.scalars.size() >= n; });
     }
     // (series name, step) -> times delivered
     std::map<std::pair<std::string, std::int64_t>, int> delivered() const {
         std::map<std::pair<std::string, std::int64_t>, int> out;
-        for (const auto& s : sink_.recording.scalars) ++out[{s.key.tag, s.point.step}];
+        for (const auto& s : sink().recording.scalars) ++out[{s.key.tag, s.point.step}];
         return out;
     }
     const std::vector<testing::RecordingSink::Scalar>& scalars() const {
-        return sink_.recording.scalars;
+        return sink().recording.scalars;
     }
     // Every point the Store holds.
     StepValues stored() const {
         StepValues out;
-        for (SeriesId id = 0; id < sink_.store.series_count(); ++id) {
-            const Series& s = sink_.store.at(id);
+        const Store& store = sink().store;
+        for (SeriesId id = 0; id < store.series_count(); ++id) {
+            const Series& s = store.at(id);
             for (std::size_t i = 0; i < s.count(); ++i)
                 out[{std::string(s.key().tag), s.point(i).step}] = s.point(i).value;
         }
@@ -302,27 +280,10 @@ class LiveSteps {
     }
     std::uint64_t restarts() const {
         std::uint64_t n = 0;
-        for (SeriesId id = 0; id < sink_.store.series_count(); ++id)
-            n += sink_.store.at(id).restart_count();
+        for (SeriesId id = 0; id < sink().store.series_count(); ++id)
+            n += sink().store.at(id).restart_count();
         return n;
     }
-    const std::vector<std::string>& messages() const { return messages_; }
-    WatcherStats watcher() const { return sources_.watcher()->stats(); }
-    SourceSet& sources() { return sources_; }
-
-  private:
-    void turn() {
-        sources_.on_watch_ready();
-        for (std::string& m : sources_.take_messages()) {
-            if (!expect_messages_) ADD_FAILURE() << m;
-            messages_.push_back(std::move(m));
-        }
-    }
-
-    TeeSink sink_;
-    SourceSet sources_;
-    bool expect_messages_ = false;
-    std::vector<std::string> messages_;
 };
 
 std::uint64_t file_size(const std::string& path) {
