@@ -219,7 +219,7 @@ Chart build_chart(const ViewModel& model, const DetailState& state, int w, int h
     bool found = false;
     if (state.focus)
         for (std::size_t i = 0; i < ch.series.size() && !found; ++i)
-            if (model.run_rank(ch.series[i].id) == *state.focus) focus = i, found = true;
+            if (model.has_run_rank(ch.series[i].id, *state.focus)) focus = i, found = true;
     if (!found) {
         AlertLevel worst = AlertLevel::kOk;
         std::int64_t worst_step = 0;

@@ -281,6 +281,11 @@ RunRank ViewModel::run_rank(SeriesId id) const {
     return {std::string(key.run), key.rank};
 }
 
+bool ViewModel::has_run_rank(SeriesId id, const RunRank& rr) const {
+    const SeriesKeyRef key = store_.at(id).key();
+    return key.rank == rr.rank && key.run == rr.run;
+}
+
 std::uint64_t ViewModel::points() const {
     // Every series selected: the Store's running sum, not a pass over millions of series.
     if (selects_all()) return store_.total_points();

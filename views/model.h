@@ -108,6 +108,8 @@ class ViewModel {
     // Stable per (run, rank): a colour index for Role series_role().
     int overlay_index(SeriesId id) const;
     RunRank run_rank(SeriesId id) const;
+    // run_rank(id) == rr, without making a RunRank (a pass over 1,024 ranks a card a frame).
+    bool has_run_rank(SeriesId id, const RunRank& rr) const;
 
     // Runs. The roots' display names, in command-line order, order the run list (`runtop
     // base=A new=B`: base first); the app sets them once, before ingest.

@@ -125,7 +125,7 @@ std::size_t choose_focus(const ViewModel& model, const CardData& d,
                          const std::optional<RunRank>& focus) {
     if (focus)
         for (std::size_t i = 0; i < d.series.size(); ++i)
-            if (model.run_rank(d.series[i].id) == *focus) return i;
+            if (model.has_run_rank(d.series[i].id, *focus)) return i;
     std::size_t worst = 0;
     AlertLevel worst_level = AlertLevel::kOk;
     std::int64_t worst_step = 0;

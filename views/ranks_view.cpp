@@ -59,13 +59,17 @@ struct Row {
 };
 
 // The column of (run, rank), -1 when none: by rank alone when the runs share the columns.
-int column_of(const std::vector<RunRank>& columns, bool by_rank, const RunRank& rr) {
-    const auto it =
-        by_rank
-            ? std::lower_bound(columns.begin(), columns.end(), rr,
-                               [](const RunRank& a, const RunRank& b) { return a.rank < b.rank; })
-            : std::lower_bound(columns.begin(), columns.end(), rr);
-    if (it == columns.end() || it->rank != rr.rank || (!by_rank && it->run != rr.run)) return -1;
+// The series' column (its key's run and rank; no RunRank made: rows of 1,024 ranks a frame).
+int column_of(const std::vector<RunRank>& columns, bool by_rank, const SeriesKeyRef& key) {
+    const auto it = by_rank
+                        ? std::lower_bound(columns.begin(), columns.end(), key.rank,
+                                           [](const RunRank& a, int rank) { return a.rank < rank; })
+                        : std::lower_bound(columns.begin(), columns.end(), key,
+                                           [](const RunRank& a, const SeriesKeyRef& k) {
+                                               const int by_run = a.run.compare(k.run);
+                                               return by_run != 0 ? by_run < 0 : a.rank < k.rank;
+                                           });
+    if (it == columns.end() || it->rank != key.rank || (!by_rank && it->run != key.run)) return -1;
     return static_cast<int>(it - columns.begin());
 }
 
@@ -81,7 +85,7 @@ Row make_row(const ViewModel& model, const TagGroup& group, const std::vector<Ru
     for (SeriesId id : group.series) {
         const Series& s = model.store().at(id);
         if (s.empty()) continue;
-        const int c = column_of(columns, by_rank, model.run_rank(id));
+        const int c = column_of(columns, by_rank, s.key());
         if (c < 0) continue;
         const Point p = s.back();
         row.series[c] = id;
@@ -840,7 +844,7 @@ RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, 
     s.group = &model.groups()[l.row];
     if (l.columns.empty()) return s;
     for (SeriesId id : s.group->series)
-        if (column_of(l.columns, l.by_rank, model.run_rank(id)) == l.column) s.series = id;
+        if (column_of(l.columns, l.by_rank, model.store().at(id).key()) == l.column) s.series = id;
     return s;
 }
 
