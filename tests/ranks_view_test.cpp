@@ -167,7 +167,7 @@ TEST_F(RanksView, PagesThreeHundredRanks) {
     // Clamped at the ends; nothing changes past them.
     state.column = 299;
     EXPECT_FALSE(ranks_handle(state, Action::kRight, model, w, h));
-    EXPECT_EQ(ranks_selection(state, model, w, h).series, model.groups()[0].series[299]);
+    EXPECT_EQ(ranks_selection(state, model).series, model.groups()[0].series[299]);
 
     // Sparkline mode pages the ranks vertically.
     state = {};
@@ -208,7 +208,7 @@ TEST_F(RanksView, NavigationClicksAndSelection) {
                             w, h) == Pointer::kChanged);
     EXPECT_EQ(state.row, 2);
     EXPECT_EQ(state.column, 3);
-    RanksSelection s = ranks_selection(state, model, w, h);
+    RanksSelection s = ranks_selection(state, model);
     ASSERT_NE(s.group, nullptr);
     EXPECT_EQ(s.group->tag, model.groups()[2].tag);
     ASSERT_NE(s.series, kNoSeries);
@@ -234,7 +234,7 @@ TEST_F(RanksView, NavigationClicksAndSelection) {
                             InputEvent::mouse(sl.spark_x + 2, sl.body_y + 3, MouseButton::kLeft),
                             model, w, h) == Pointer::kChanged);
     EXPECT_EQ(state.column, 3);
-    s = ranks_selection(state, model, w, h);
+    s = ranks_selection(state, model);
     EXPECT_EQ(s.group->tag, model.groups()[1].tag);
     EXPECT_EQ(model.run_rank(s.series), (RunRank{"job", 3}));
     Canvas canvas(w, h);
@@ -298,7 +298,7 @@ TEST_F(RanksView, EmptyModelSaysSo) {
     EXPECT_NE(row(canvas, 1).find("no scalar series read yet"), std::string::npos);
     RanksState state;
     EXPECT_FALSE(ranks_handle(state, Action::kDown, model, 60, 10));
-    EXPECT_EQ(ranks_selection(state, model, 60, 10).group, nullptr);
+    EXPECT_EQ(ranks_selection(state, model).group, nullptr);
 }
 
 }  // namespace

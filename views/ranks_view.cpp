@@ -278,15 +278,21 @@ void sparkline_frame(Frame& f, const ViewModel& model, int width, int height) {
     (void)ncols;
 }
 
-Frame make_frame(const RanksState& state, const ViewModel& model, int width, int height) {
-    Frame f;
-    RanksLayout& l = f.l;
+// The columns and the cursor: what the selection needs, without a row's values.
+RanksLayout cursor_layout(const RanksState& state, const ViewModel& model) {
+    RanksLayout l;
     l.columns = rank_columns(model, &l.by_rank);
     for (std::size_t i = 1; i < l.columns.size(); ++i)
         l.many_runs |= !l.by_rank && l.columns[i].run != l.columns[0].run;
     l.rows = static_cast<int>(model.groups().size());
     l.row = std::clamp(state.row, 0, std::max(0, l.rows - 1));
     l.column = std::clamp(state.column, 0, std::max(0, static_cast<int>(l.columns.size()) - 1));
+    return l;
+}
+
+Frame make_frame(const RanksState& state, const ViewModel& model, int width, int height) {
+    Frame f;
+    f.l = cursor_layout(state, model);
     if (state.sparklines)
         sparkline_frame(f, model, width, height);
     else
@@ -836,9 +842,9 @@ bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int wi
 
 }  // namespace
 
-RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, int width,
-                               int height) {
-    const RanksLayout l = ranks_layout(state, model, width, height);
+RanksSelection ranks_selection(const RanksState& state, const ViewModel& model) {
+    // The cursor is enough, not the page's rows (a table of 1,024 ranks a row).
+    const RanksLayout l = cursor_layout(state, model);
     RanksSelection s;
     if (l.rows == 0) return s;
     s.group = &model.groups()[l.row];
@@ -860,9 +866,9 @@ Pointer ranks_mouse(RanksState& state, const InputEvent& event, const ViewModel&
     return changed ? Pointer::kChanged : Pointer::kNothing;
 }
 
-ViewSelection ranks_selected(const RanksState& state, const ViewModel& model, int width,
-                             int height) {
-    const RanksSelection s = ranks_selection(state, model, width, height);
+ViewSelection ranks_selected(const RanksState& state, const ViewModel& model, int /*width*/,
+                             int /*height*/) {
+    const RanksSelection s = ranks_selection(state, model);
     if (!s.group) return {};
     return {s.group,
             ChartTarget{s.group->tag, focus_of(model, s.series), std::nullopt, std::nullopt},

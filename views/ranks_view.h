@@ -97,8 +97,8 @@ struct RanksSelection {
     const TagGroup* group = nullptr;
     SeriesId series = kNoSeries;  // the selected cell's series, kNoSeries when none
 };
-RanksSelection ranks_selection(const RanksState& state, const ViewModel& model, int width,
-                               int height);
+// The cursor alone decides it (no frame is laid out: leaving the view asks for it).
+RanksSelection ranks_selection(const RanksState& state, const ViewModel& model);
 
 // The wheel moves the selected tag; a left click selects what is there: a cell (its tag and
 // rank), a tag, a rank header; in sparkline mode a rank.
