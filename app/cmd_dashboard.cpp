@@ -120,6 +120,7 @@ bool tick(ui::ViewModel& model, Analyzer& analyzer, IngestThread& ingest, ApplyR
     model.ingest.watching = ingest.watching();
     model.ingest.rate = rate.tick();
     model.ingest.waiting = following ? 0 : ingest.waiting_points();
+    model.ingest.skipped_series = ingest.skipped_series();
     for (std::string& m : ingest.take_messages()) {
         ++model.ingest.warnings;
         model.ingest.note = m;
@@ -127,6 +128,7 @@ bool tick(ui::ViewModel& model, Analyzer& analyzer, IngestThread& ingest, ApplyR
     }
     const bool stalls_changed = stalls.changed(analyzer, model.ingest.now);
     return before.files != model.ingest.files || before.rate != model.ingest.rate ||
+           before.skipped_series != model.ingest.skipped_series ||
            before.watching != model.ingest.watching || before.waiting != model.ingest.waiting ||
            before.warnings != model.ingest.warnings || stalls_changed ||
            alerts_before != analyzer.log().size();
@@ -188,9 +190,46 @@ Result<Settings> settings_from(const Args& args) {
     return s;
 }
 
+// What reads the files and keeps what they hold, for one filter at ingest. Started with
+// --filter / --ranks, the dashboard reads only the series they select (a one-tag view of a
+// million series costs what that tag costs); when the user changes the filter (`/`, `r`),
+// everything is read again from the files with the new one: the log directory is the database.
+struct Pipeline {
+    Store store;
+    Analyzer analyzer;
+    AnalyzingSink sink;
+    IngestThread ingest;
+    ui::ViewModel model;
+    std::string tags, ranks;  // the filter at ingest ("" and "": every series is read)
+
+    Pipeline(const Settings& s, std::string tag_regex, std::string rank_spec,
+             std::optional<SeriesFilter> only)
+        : store(s.limits),
+          analyzer(s.rules.rules),
+          sink(analyzer, &store),
+          ingest(s.selection.roots, s.watch, std::move(only)),
+          model(store, analyzer),
+          tags(std::move(tag_regex)),
+          ranks(std::move(rank_spec)) {}
+    bool filters() const { return !tags.empty() || !ranks.empty(); }
+};
+
+// The pipeline for the filter `tags`/`ranks` (already checked: the model holds it).
+std::unique_ptr<Pipeline> make_pipeline(const Settings& s, const std::string& tags,
+                                        const std::string& ranks) {
+    std::optional<SeriesFilter> only;
+    if (!tags.empty() || !ranks.empty()) {
+        Result<SeriesFilter> filter = SeriesFilter::make(tags, ranks);
+        if (filter) only = std::move(*filter);
+    }
+    return std::make_unique<Pipeline>(s, only ? tags : "", only ? ranks : "", std::move(only));
+}
+
 // The model and the screen state the first frame shows.
-void start_model(ui::ViewModel& model, Settings& s, const Args& args, ui::GlyphTier glyphs) {
-    model.set_filter(std::move(s.selection.filter), args.get("filter"), args.get("ranks"));
+void start_model(ui::ViewModel& model, const Settings& s, const std::string& tags,
+                 const std::string& ranks, ui::GlyphTier glyphs) {
+    Result<SeriesFilter> filter = SeriesFilter::make(tags, ranks);
+    if (filter) model.set_filter(std::move(*filter), tags, ranks);
     model.set_glyphs(glyphs);
     std::vector<std::string> root_names;
     for (const RootSpec& root : s.selection.roots) root_names.push_back(root.name);
@@ -233,11 +272,6 @@ int cmd_dashboard(const Args& args) {
             "the dashboard needs a terminal; for scripts use 'runtop snapshot', 'runtop ls' or "
             "'runtop check'");
 
-    Store store(settings->limits);
-    Analyzer analyzer(std::move(settings->rules.rules));
-    AnalyzingSink sink(analyzer, &store);
-    IngestThread ingest(settings->selection.roots, settings->watch);
-
     ui::TerminalOptions topts;
     topts.color = config.color;
     topts.theme = config.theme;
@@ -248,10 +282,10 @@ int cmd_dashboard(const Args& args) {
     Result<std::unique_ptr<ui::Terminal>> opened = ui::Terminal::open(topts);
     if (!opened) return fail(opened.error().message);
     ui::Terminal& term = **opened;
-    ingest.start();
 
-    ui::ViewModel model(store, analyzer);
-    start_model(model, *settings, args, term.glyph_tier());
+    std::unique_ptr<Pipeline> p = make_pipeline(*settings, args.get("filter"), args.get("ranks"));
+    p->ingest.start();
+    start_model(p->model, *settings, args.get("filter"), args.get("ranks"), term.glyph_tier());
     ui::UiState state = start_state(*settings, term.note());
     ui::Canvas canvas(term.width(), term.height());
     std::vector<std::string> warnings = config.warnings;  // printed once the terminal is back
@@ -263,6 +297,7 @@ int cmd_dashboard(const Args& args) {
     bool quit = false;
 
     while (!quit) {
+        ui::ViewModel& model = p->model;
         // Draw first: a key's answer or a first frame goes out before anything else is done.
         pollfd key_check{term.input_fd(), POLLIN, 0};
         const bool key_pending = !frames.urgent() && ::poll(&key_check, 1, 0) > 0;
@@ -278,18 +313,18 @@ int cmd_dashboard(const Args& args) {
         }
 
         int timeout = ms_until(next_tick);
-        if (state.follow && ingest.has_waiting()) timeout = 0;
+        if (state.follow && p->ingest.has_waiting()) timeout = 0;
         if (const int frame_in = frames.wait_ms(Clock::now()); frame_in >= 0)
             timeout = std::min(timeout, frame_in);
         pollfd fds[3] = {{term.input_fd(), POLLIN, 0},
                          {signals.fd(), POLLIN, 0},
-                         {ingest.notify_fd(), POLLIN, 0}};
+                         {p->ingest.notify_fd(), POLLIN, 0}};
         ::poll(fds, 3, timeout);
         if (fds[2].revents & POLLIN) {
             // Drained here, whether or not the batches are taken now (paused): the loop then
             // sleeps until the next batch, key or tick instead of spinning on a readable fd.
             std::uint64_t n;
-            [[maybe_unused]] ssize_t r = ::read(ingest.notify_fd(), &n, sizeof n);
+            [[maybe_unused]] ssize_t r = ::read(p->ingest.notify_fd(), &n, sizeof n);
         }
 
         for (int sig : signals.take()) {
@@ -306,34 +341,53 @@ int cmd_dashboard(const Args& args) {
                 continue;
             }
             const ui::Outcome out =
-                ui::handle(state, *event, model, analyzer, term.width(), term.height());
+                ui::handle(state, *event, model, p->analyzer, term.width(), term.height());
             if (out.quit) quit = true;
             if (out.redraw || out.force) frames.key_answered(out.force);
         }
         if (quit) break;
+        // A filter the files were read with changed (and is no longer being typed): read them
+        // again with the new one. Started without a filter, everything is in already.
+        if (p->filters() && state.prompt.kind == ui::Prompt::Kind::kNone &&
+            (model.filter_tags() != p->tags || model.filter_ranks() != p->ranks)) {
+            const std::string tags = model.filter_tags(), ranks = model.filter_ranks();
+            const ui::IngestInfo before = model.ingest;
+            p.reset();  // its reader thread stops first: one Store at a time
+            p = make_pipeline(*settings, tags, ranks);
+            p->ingest.start();
+            start_model(p->model, *settings, tags, ranks, term.glyph_tier());
+            p->model.ingest.warnings = before.warnings;
+            p->model.ingest.note = before.note;
+            ui::forget_queries(state);
+            rate = ApplyRate();
+            stalls = StallMinutes();
+            live = false;
+            frames.key_answered(false);
+            continue;
+        }
 
         model.ingest.following = state.follow;
-        if (state.follow && ingest.has_waiting()) {
-            analyzer.set_now(wall_now());
+        if (state.follow && p->ingest.has_waiting()) {
+            p->analyzer.set_now(wall_now());
             const std::uint64_t applied =
-                ingest.apply(sink, Clock::now() + std::chrono::milliseconds(kIngestSliceMs));
+                p->ingest.apply(p->sink, Clock::now() + std::chrono::milliseconds(kIngestSliceMs));
             rate.add(applied);
-            model.ingest.files = ingest.totals().files;
+            model.ingest.files = p->ingest.totals().files;
             model.update();
             frames.data_arrived();
         }
-        if (!live && ingest.backfilled()) {
+        if (!live && p->ingest.backfilled()) {
             // What was on disk is in: from now on a run that stops writing is a stall.
             live = true;
-            analyzer.set_now(wall_now());
-            analyzer.set_live();
+            p->analyzer.set_now(wall_now());
+            p->analyzer.set_live();
             model.ingest.backfilling = false;
             frames.status_changed();
         }
 
         if (Clock::now() >= next_tick) {
             next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
-            if (tick(model, analyzer, ingest, rate, stalls, live, state.follow, warnings))
+            if (tick(model, p->analyzer, p->ingest, rate, stalls, live, state.follow, warnings))
                 frames.status_changed();
         }
     }

@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
+
+#include "core/filtering_sink.h"
 
 namespace runtop {
 
@@ -58,8 +61,9 @@ class IngestThread::RecordingSink final : public PointSink {
     IngestBatch batch_;
 };
 
-IngestThread::IngestThread(std::vector<RootSpec> roots, WatchOptions options)
-    : roots_(std::move(roots)), options_(std::move(options)) {
+IngestThread::IngestThread(std::vector<RootSpec> roots, WatchOptions options,
+                           std::optional<SeriesFilter> only)
+    : roots_(std::move(roots)), options_(std::move(options)), only_(std::move(only)) {
     notify_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     stop_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
@@ -85,7 +89,12 @@ void IngestThread::start() {
 
 void IngestThread::run() {
     RecordingSink sink(*this);
-    SourceSet sources(sink);
+    std::optional<FilteringSink> filtering;
+    if (only_) {
+        filtering.emplace(*only_, sink);
+        filtering->count_skipped();
+    }
+    SourceSet sources(filtering ? static_cast<PointSink&>(*filtering) : sink);
     // A quit during a backfill of gigabytes is not kept waiting.
     sources.stop_when([this] { return stopping_.load(std::memory_order_relaxed); });
     for (const RootSpec& root : roots_) sources.add_root(root);
@@ -97,6 +106,7 @@ void IngestThread::run() {
         {
             std::lock_guard lock(mutex_);
             totals_ = sources.totals();
+            if (filtering) skipped_series_ = filtering->skipped_series();
             watching_ = sources.watch_summary();
             readable_roots_ = sources.readable_roots();
             for (std::string& m : sources.take_messages()) messages_.push_back(std::move(m));
@@ -177,6 +187,11 @@ bool IngestThread::backfilled() const {
     if (has_current_) return false;
     std::lock_guard lock(mutex_);
     return first_pass_read_ && queue_.empty();
+}
+
+std::size_t IngestThread::skipped_series() const {
+    std::lock_guard lock(mutex_);
+    return skipped_series_;
 }
 
 IngestTotals IngestThread::totals() const {

@@ -17,6 +17,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "core/analysis/anomaly_log.h"
 #include "core/point_recording.h"
 #include "core/point_sink.h"
+#include "core/series_filter.h"
 #include "readers/source_reader.h"
 #include "readers/source_set.h"
 #include "readers/watcher.h"
@@ -38,7 +40,10 @@ class IngestThread {
     static constexpr std::size_t kBatchEntries = 1 << 14;
     static constexpr std::size_t kMaxQueued = 64;  // batches: about 64 MB at most
 
-    IngestThread(std::vector<RootSpec> roots, WatchOptions options);
+    // `only`: the series to read (the dashboard started with --filter / --ranks); the rest are
+    // skipped before they are decoded, and only counted (skipped_series()).
+    IngestThread(std::vector<RootSpec> roots, WatchOptions options,
+                 std::optional<SeriesFilter> only = std::nullopt);
     ~IngestThread();  // stops and joins
     IngestThread(const IngestThread&) = delete;
     IngestThread& operator=(const IngestThread&) = delete;
@@ -58,6 +63,8 @@ class IngestThread {
     bool backfilled() const;
 
     IngestTotals totals() const;
+    // The distinct series `only` left out so far (0 without it).
+    std::size_t skipped_series() const;
     // How the roots are watched (SourceSet::watch_summary()).
     std::vector<std::string> watching() const;
     std::vector<std::string> take_messages();
@@ -71,6 +78,7 @@ class IngestThread {
 
     std::vector<RootSpec> roots_;
     WatchOptions options_;
+    std::optional<SeriesFilter> only_;  // read on the reader thread only
     int notify_fd_ = -1;
     int stop_fd_ = -1;
     std::thread thread_;
@@ -82,6 +90,7 @@ class IngestThread {
     std::uint64_t queued_points_ = 0;
     bool first_pass_read_ = false;
     IngestTotals totals_;
+    std::size_t skipped_series_ = 0;
     std::vector<std::string> watching_;
     std::vector<std::string> messages_;
     std::size_t readable_roots_ = 0;

@@ -373,6 +373,50 @@ TEST_F(DashboardE2e, KeysDriveEveryView) {
     EXPECT_EQ(status, 0);
 }
 
+// Started with a filter, the dashboard reads only what it selects (the rest is counted as
+// hidden); a filter set with `/` then reads every file again with it: the same points, alerts
+// and cards as a dashboard started without one.
+TEST_F(DashboardE2e, AStartFilterReadsOnlyItsSeriesAndAWiderOneReadsTheRestAgain) {
+    // "N points" in the status line, and the alert count, once loaded.
+    auto counts = [](const std::string& screen) {
+        std::smatch m;
+        const std::string status = status_line(screen);
+        std::regex_search(status, m, std::regex("([0-9][0-9.,]*[kMG]?) points"));
+        return std::make_pair(m.empty() ? std::string() : m[1].str(), alert_count(screen));
+    };
+    TmuxSession all(runtop_line({fixture()}), options(160, 40));
+    ASSERT_STARTED(all);
+    ASSERT_TRUE(all.wait_for(overview_ready, "the overview, loaded"));
+    const auto want = counts(all.capture());
+    ASSERT_FALSE(want.first.empty()) << all.capture();
+
+    TmuxSession s(runtop_line({"--filter", "grad", fixture()}), options(160, 40));
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            const std::string status = status_line(screen);
+            // 4 ranks of 3 other tags were never stored, only counted.
+            return is_overview(screen) && matches(status, R"(\blive\b)") &&
+                   has(screen, "train/grad_norm") && !has(screen, "train/loss") &&
+                   has(status, "filter grad") && has(status, "(12 hidden)") &&
+                   has(status, "1 card");
+        },
+        "only the grad_norm card, the rest hidden"));
+    EXPECT_NE(counts(s.capture()).first, want.first) << s.capture();
+
+    ASSERT_TRUE(s.send_keys({"/"}));
+    ASSERT_TRUE(s.wait_for("filter tags (RE2): grad"));
+    ASSERT_TRUE(s.send_keys({"C-u", "Enter"}));
+    ASSERT_TRUE(s.wait_for(
+        [&](const std::string& screen) {
+            const std::string status = status_line(screen);
+            return overview_ready(screen) && has(status, "4 cards") && !has(status, "hidden") &&
+                   !has(status, "filter") && counts(screen) == want;
+        },
+        "every card, point and alert, read again"))
+        << s.capture();
+}
+
 // --- 2. live: appends, alerts, pause ----------------------------------------------------------
 
 TEST_F(DashboardE2e, LiveAppendsRaiseAlertsAndPauseHoldsThem) {

@@ -431,6 +431,11 @@ std::vector<InputEvent> parse_key_script(std::string_view script) {
     return events;
 }
 
+void forget_queries(UiState& state) {
+    state.overview.cache.reset();
+    state.compare.cache = CompareMemo();
+}
+
 void show_view(UiState& state, ViewId view, const ViewModel& model, int width, int height) {
     switch_view(state, view, model, width, height);
 }

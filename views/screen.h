@@ -47,6 +47,10 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
 
 void draw_screen(Canvas& canvas, const ViewModel& model, const UiState& state);
 
+// Drops what views keep of earlier queries (cards, comparisons): the model they were made from
+// was replaced by another (the dashboard reads the files again with a new filter).
+void forget_queries(UiState& state);
+
 // Parses `runtop snapshot --keys`: key names as the action table writes them, separated by
 // spaces ("2 j j Enter"); a name that is not a key is typed as text, one event per character
 // ("/ loss Enter": "/", "l", "o", "s", "s", "Enter"). "Space" is a space.
