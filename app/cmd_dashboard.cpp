@@ -310,6 +310,7 @@ int cmd_dashboard(const Args& args) {
             ui::draw_screen(canvas, model, state);
             term.present(canvas, frame->force);
             frames.drawn(*frame, start, Clock::now());
+            if (ui::frame_owed(state)) frames.data_arrived();
         }
 
         int timeout = ms_until(next_tick);

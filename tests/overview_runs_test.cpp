@@ -469,5 +469,48 @@ TEST_F(OverviewRuns, AKeyFrameAfterAFilterChangeShowsOnlyWhatItSelects) {
     EXPECT_EQ(text.find("50"), std::string::npos) << text;  // rank 1's value is gone
 }
 
+// A key's frame out of query time draws cards it never queried as "…" and says a frame is
+// owed; the next (data) frame draws them. Cards it queried before keep showing that query.
+TEST_F(OverviewRuns, AKeyFrameOutOfTimeLeavesNewCardsForTheNextFrame) {
+    for (int t = 0; t < 12; ++t)
+        add("a", 0, "m/tag" + std::to_string(t), 20, [t](int s) { return s + t; });
+    ViewModel model(store_, analyzer_);
+    OverviewState state;
+    state.key_frame_queries = std::chrono::microseconds(0);
+    Canvas canvas(60, 14);                // 2 cards a row, 2 rows: 4 a page
+    draw_overview(canvas, model, state);  // a data frame: queries whatever it shows
+    EXPECT_FALSE(overview_incomplete(state));
+    EXPECT_NE(canvas.to_text().find("m/tag0"), std::string::npos) << canvas.to_text();
+    EXPECT_EQ(canvas.to_text().find("…"), std::string::npos) << canvas.to_text();
+    const std::string first_page = canvas.to_text();
+
+    model.ingest.key_frame = true;
+    state.page = 1;
+    draw_overview(canvas, model, state);
+    EXPECT_TRUE(overview_incomplete(state));
+    EXPECT_NE(canvas.to_text().find("m/tag4"), std::string::npos) << canvas.to_text();
+    EXPECT_NE(canvas.to_text().find("…"), std::string::npos) << canvas.to_text();
+
+    model.ingest.key_frame = false;
+    draw_overview(canvas, model, state);
+    EXPECT_FALSE(overview_incomplete(state));
+    EXPECT_EQ(canvas.to_text().find("…"), std::string::npos) << canvas.to_text();
+    Canvas again(60, 14);
+    OverviewState fresh;
+    fresh.page = 1;
+    draw_overview(again, model, fresh);
+    EXPECT_EQ(canvas.to_text(), again.to_text());
+
+    // Back on the first page in a key's frame: its cards were not drawn last frame, so they
+    // are not cached either: "…" again, until a data frame.
+    model.ingest.key_frame = true;
+    state.page = 0;
+    draw_overview(canvas, model, state);
+    EXPECT_TRUE(overview_incomplete(state));
+    model.ingest.key_frame = false;
+    draw_overview(canvas, model, state);
+    EXPECT_EQ(canvas.to_text(), first_page);
+}
+
 }  // namespace
 }  // namespace runtop::ui

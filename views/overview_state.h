@@ -1,6 +1,7 @@
 // What the overview (views/overview_view.h) keeps between keys: its page, selection and focus.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -20,6 +21,12 @@ struct OverviewState {
     // the one drawn in front. Tab / BackTab cycle it (nullopt: each card chooses).
     std::optional<RunRank> focus;
     mutable std::shared_ptr<OverviewCache> cache;  // made by the first draw; copies share it
+    // What a key's frame may spend querying cards (24 cards of 1,024 ranks take ~100 ms): a
+    // card queried before shows that query, one never queried shows "…" until the next frame.
+    std::chrono::microseconds key_frame_queries{8000};
 };
+
+// Whether the last frame left a card unqueried ("…"): a frame is owed soon.
+bool overview_incomplete(const OverviewState& state);
 
 }  // namespace runtop::ui

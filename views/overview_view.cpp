@@ -55,21 +55,20 @@ struct OverviewCache {
     std::map<std::string, Entry, std::less<>> cards, next;  // this frame's cards go to `next`
     // Until when this frame may query cards (a key's frame: see cached_card).
     std::chrono::steady_clock::time_point query_until;
+    bool incomplete = false;  // the frame left a card unqueried
 };
 
 namespace {
 
 // How old a card's data a key's frame may show (the data frame after it catches up).
 constexpr auto kKeyFrameStaleness = std::chrono::milliseconds(1000);
-// What a key's frame may spend querying cards older than that. Keys held down (or sent as fast
-// as they are answered) leave no room for data frames: each key's frame then brings a few cards
-// up to date, and none waits on all of them (24 cards of 1,024 ranks: ~100 ms).
-constexpr auto kKeyFrameQueryBudget = std::chrono::milliseconds(8);
 
-// query_card(), or the last frame's result when the card's series are the same and unchanged
-// (or, in a key's frame, changed less than kKeyFrameStaleness ago, or the frame's query budget
-// is spent).
-const CardData& cached_card(const OverviewState& state, const ViewModel& model,
+// query_card(), or the last frame's result when the card's series are the same and unchanged.
+// Keys sent as fast as they are answered (held down) leave no room for data frames, so a key's
+// frame also reuses a card changed since, when it is recent (kKeyFrameStaleness) or the frame's
+// query budget (OverviewState::key_frame_queries) is spent; never across a filter change (series
+// may have left). A card never queried waits for a later frame once the budget is spent: null.
+const CardData* cached_card(const OverviewState& state, const ViewModel& model,
                             const TagGroup& group, int columns, bool by_run) {
     OverviewCache& cache = *state.cache;
     if (cache.store != &model.store()) {
@@ -80,20 +79,22 @@ const CardData& cached_card(const OverviewState& state, const ViewModel& model,
     auto it = cache.cards.find(group.tag);
     const bool found =
         it != cache.cards.end() && it->second.columns == columns && it->second.by_run == by_run;
-    // In a key's frame a recent card will do even if series joined it since (a backfill adds
-    // ranks file by file; not if the filter changed: series may have left): the data frame
-    // after it shows them.
-    const bool key_frame_reuse =
-        found && model.ingest.key_frame && it->second.filter_changes == model.filter_changes() &&
-        (clock - it->second.made < kKeyFrameStaleness || clock >= cache.query_until);
+    const bool spent = model.ingest.key_frame && clock >= cache.query_until;
+    const bool key_frame_reuse = found && model.ingest.key_frame &&
+                                 it->second.filter_changes == model.filter_changes() &&
+                                 (clock - it->second.made < kKeyFrameStaleness || spent);
     if (key_frame_reuse) {
         auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(it->second));
-        return slot->second.data;
+        return &slot->second.data;
     }
     std::vector<SeriesVersion> now = versions(model, group);
     if (found && it->second.ids == group.series && it->second.versions == now) {
         auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(it->second));
-        return slot->second.data;
+        return &slot->second.data;
+    }
+    if (spent) {
+        cache.incomplete = true;
+        return nullptr;
     }
     OverviewCache::Entry e{columns,
                            by_run,
@@ -103,7 +104,7 @@ const CardData& cached_card(const OverviewState& state, const ViewModel& model,
                            query_card(model, group, columns, by_run),
                            clock};
     auto [slot, fresh] = cache.next.insert_or_assign(group.tag, std::move(e));
-    return slot->second.data;
+    return &slot->second.data;
 }
 
 // Ends a frame: only the cards it drew stay cached.
@@ -246,8 +247,13 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
 
     const int cells = iw;
     const bool by_run = group_by_run(model, group);
-    const CardData& d = cached_card(state, model, group, spark_columns(cells, tier), by_run);
+    const CardData* queried = cached_card(state, model, group, spark_columns(cells, tier), by_run);
     const int x0 = x + 1;
+    if (!queried) {  // a key's frame ran out of time for it: the next frame draws it
+        canvas.text(x0, y + 1, ascii ? "..." : "…", {Role::kDim}, iw);
+        return;
+    }
+    const CardData& d = *queried;
     if (!d.any_points) {
         canvas.text(x0, y + 1, "no points", {Role::kDim}, iw);
         return;
@@ -366,6 +372,10 @@ int overview_pages(const ViewModel& model, const OverviewLayout& layout) {
     return std::max(1, (cards + per - 1) / per);
 }
 
+bool overview_incomplete(const OverviewState& state) {
+    return state.cache && state.cache->incomplete;
+}
+
 void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& state) {
     canvas.clear();
     if (too_small(canvas)) {
@@ -387,7 +397,8 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
         canvas.text(1, 1 + layout.top, fit(text, w - 2, model.ascii()), {Role::kDim});
     }
     if (!state.cache) state.cache = std::make_shared<OverviewCache>();
-    state.cache->query_until = std::chrono::steady_clock::now() + kKeyFrameQueryBudget;
+    state.cache->query_until = std::chrono::steady_clock::now() + state.key_frame_queries;
+    state.cache->incomplete = false;
     if (layout.top > 0) draw_run_legend(canvas, model, state, 0, w);
     const int first = page * layout.per_page();
     for (int i = 0; i < layout.per_page() && first + i < cards; ++i) {

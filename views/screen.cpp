@@ -431,6 +431,10 @@ std::vector<InputEvent> parse_key_script(std::string_view script) {
     return events;
 }
 
+bool frame_owed(const UiState& state) {
+    return state.view == ViewId::kOverview && overview_incomplete(state.overview);
+}
+
 void forget_queries(UiState& state) {
     state.overview.cache.reset();
     state.compare.cache = CompareMemo();

@@ -47,6 +47,10 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
 
 void draw_screen(Canvas& canvas, const ViewModel& model, const UiState& state);
 
+// Whether the frame just drawn left something for a later one (a key's frame out of time for
+// a card): the app then draws again soon, even with no new data.
+bool frame_owed(const UiState& state);
+
 // Drops what views keep of earlier queries (cards, comparisons): the model they were made from
 // was replaced by another (the dashboard reads the files again with a new filter).
 void forget_queries(UiState& state);
