@@ -320,6 +320,7 @@ int cmd_dashboard(const Args& args) {
             rate.add(applied);
             model.ingest.files = ingest.totals().files;
             model.update();
+            sink.set_other_bytes(model.memory_bytes());  // --memory bounds the view model too
             frames.data_arrived();
         }
         if (!live && ingest.backfilled()) {
