@@ -173,6 +173,9 @@ class Analyzer {
         bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
         bool has_step = false;
     };
+    // Millions of series: what they cost is checked here (docs/design.md, memory).
+    static_assert(sizeof(Slot) == 12);
+    static_assert(sizeof(SeriesState) <= 88);
     std::span<Slot> slots(SeriesState& s) {
         return s.slot_count <= kInlineSlots ? std::span<Slot>(s.inline_slots.data(), s.slot_count)
                                             : std::span<Slot>(more_slots_[s.more]);

@@ -21,6 +21,9 @@ double median_of(float* v, std::size_t n) {
 
 }  // namespace
 
+// One per series the spike rule judges (millions): its size is part of the per-series budget.
+static_assert(sizeof(SpikeDetector) <= 80);
+
 SpikeDetector::SpikeDetector(const SpikeParams& params, bool loss_like)
     : params_(&params),
       window_(static_cast<std::uint32_t>(std::max(params.window, 2))),
