@@ -103,8 +103,11 @@ void Store::enforce_budget() {
     }
     merge_buckets_until(target);
     // Below the floor nothing more can go: try again only once memory has grown a little, not
-    // on every append.
-    next_check_ = memory_->charged() <= budget ? budget : memory_->charged() + budget / 16;
+    // on every append. What is charged from outside grows with every new series; a pass over
+    // millions of series for each sixteenth of the budget it adds would cost more than the
+    // folding itself, so the step grows with the charge (an eighth of it).
+    const std::uint64_t step = std::max(budget / 16, memory_->outside() / 8);
+    next_check_ = memory_->charged() <= budget ? budget : memory_->charged() + step;
 }
 
 void Store::merge_buckets_until(std::uint64_t target) {

@@ -14,8 +14,9 @@
 // (set_outside_bytes(): the Analyzer's per-series rule state, the view model), so the Store
 // folds earlier the more the rest holds. After an append returns memory_bytes() plus that is
 // within the budget, unless the budget is below what cannot be folded (the floor, about 360 bytes a
-// series: its object, key and index entry, one bucket, its last point); then it stays at that floor
-// plus at most a sixteenth of the budget.
+// series: its object, key and index entry, one bucket, its last point, plus the charge); then it
+// stays at that floor plus at most a sixteenth of the budget or an eighth of the charge, whichever
+// is more (each pass over millions of series costs: it is not run for every few bytes).
 //
 // Blocks come from a slab arena (core/store/point_arena.h) that hands empty slabs back to the
 // system, so the process' resident memory stays close to memory_bytes() (bench/store_probe:
