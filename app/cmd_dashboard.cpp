@@ -375,6 +375,7 @@ int cmd_dashboard(const Args& args) {
             rate.add(applied);
             model.ingest.files = p->ingest.totals().files;
             model.update();
+            p->sink.set_other_bytes(model.memory_bytes());  // --memory bounds the view model too
             frames.data_arrived();
         }
         if (!live && p->ingest.backfilled()) {

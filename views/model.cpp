@@ -117,6 +117,18 @@ void ViewModel::update() {
     order_slots();
     runs_ = selected_runs_.size();
     selected_stale_ = true;
+    bytes_ = count_bytes();
+}
+
+std::uint64_t ViewModel::count_bytes() const {
+    // A pass over (run, rank)s and cards, not series: a few thousand at a job's size.
+    std::uint64_t n = overlay_.capacity() * sizeof(int) + selected_.capacity() * sizeof(SeriesId) +
+                      slots_.capacity() * sizeof(Slot) + groups_.capacity() * sizeof(TagGroup) +
+                      slot_order_.capacity() * sizeof(int);
+    for (const Slot& slot : slots_) n += slot.ids.capacity() * sizeof(SeriesId);
+    for (const TagGroup& group : groups_)
+        n += group.series.capacity() * sizeof(SeriesId) + group.tag.capacity();
+    return n;
 }
 
 int ViewModel::slot_of(SeriesKeyRef key) {

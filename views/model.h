@@ -93,6 +93,9 @@ class ViewModel {
     // changed. Its cost follows the new series, not every series: during a backfill of millions
     // of series it runs after every slice of ingest, between keys.
     void update();
+    // What it holds per series (overlay indices, each card's and (run, rank)'s ids, the
+    // selection), counted by update(): the dashboard charges it to the Store's budget.
+    std::uint64_t memory_bytes() const { return bytes_; }
 
     // Series the filter selects, in (run, rank, tag) order.
     const std::vector<SeriesId>& selected() const;
@@ -146,6 +149,7 @@ class ViewModel {
     void order_slots();   // new series of each (run, rank) into tag order
     void add_run(const std::string& run);
     bool run_before(std::string_view a, std::string_view b) const;
+    std::uint64_t count_bytes() const;
 
     const Store& store_;
     const Analyzer& analyzer_;
@@ -174,6 +178,7 @@ class ViewModel {
     // selected(), made again from the slots when asked after a change.
     mutable std::vector<SeriesId> selected_;
     mutable bool selected_stale_ = false;
+    std::uint64_t bytes_ = 0;  // memory_bytes()
 };
 
 // Display order of tags (overview cards): see ViewModel::groups().

@@ -22,6 +22,17 @@ constexpr std::size_t kMaxPendingSteps = 16;
 // with the ranks it has.
 constexpr std::size_t kMaxBackfillPendingValues = std::size_t{1} << 21;
 
+// What a node of a std::map / std::unordered_map costs beside its value: the tree's links and
+// colour (or the next pointer and cached hash) and the allocator's header. An estimate the
+// running count and the recount share (Analyzer::memory_bytes()).
+constexpr std::size_t kTreeNodeBytes = 48;
+constexpr std::size_t kHashNodeBytes = 32;
+
+template <class Map>
+std::size_t tree_node_bytes() {
+    return kTreeNodeBytes + sizeof(typename Map::value_type);
+}
+
 // What a rule's regexes say of a tag (Analyzer::tag_matches_).
 constexpr std::uint8_t kTagSelected = 1;
 constexpr std::uint8_t kLossLike = 2;
@@ -108,6 +119,7 @@ Analyzer::Analyzer(RuleSet rules, SeriesFilter selection)
                 ? std::make_unique<MsProbeRuleSet>(r.msprobe.specs, r.msprobe.variant)
                 : nullptr);
     }
+    account_structure();
 }
 
 Analyzer::~Analyzer() = default;
@@ -160,13 +172,17 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
     s.tag = tags_.intern(key.tag);
     s.msprobe_series = source.msprobe_ops;
     s.msprobe_nans = s.msprobe_series && op(s) == "nans";
-    if (!selection_.selects(key)) return;
+    if (!selection_.selects(key)) {
+        account_structure();
+        return;
+    }
     s.selected = true;
     ++selected_series_;
     // Every rank of a run has the same tags: the regexes run once per distinct tag.
     auto [cached, fresh] = tag_matches_.try_emplace(key.tag);
     std::vector<std::uint8_t>& matches = cached->second;
     if (fresh) {
+        node_bytes_ += kHashNodeBytes + sizeof(*cached) + key.tag.size() + rules_.rules.size();
         matches.resize(rules_.rules.size());
         for (std::uint32_t i = 0; i < rules_.rules.size(); ++i) {
             const Compiled& c = *compiled_[i];
@@ -180,12 +196,12 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
             !compiled_[i]->ranks.selects(key.rank))
             continue;
         Slot slot;
-        slot.rule = i;
+        slot.rule = static_cast<std::uint16_t>(i);
         slot.type = rule.type;
         switch (rule.type) {
             case RuleType::kSpike:
-                slot.spike =
-                    std::make_unique<SpikeDetector>(rule.spike, (matches[i] & kLossLike) != 0);
+                slot.state = static_cast<std::uint32_t>(spikes_.size());
+                spikes_.emplace_back(rule.spike, (matches[i] & kLossLike) != 0);
                 break;
             case RuleType::kCrossRank: {
                 if (key.rank == kNoRank) continue;
@@ -194,21 +210,76 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
                 if (inserted) {
                     groups_.emplace_back();
                     groups_.back().rule = i;
+                    node_bytes_ +=
+                        tree_node_bytes<decltype(group_ids_)>() + key.run.size() + key.tag.size();
                 }
-                slot.group = it->second;
-                groups_[slot.group].series_of_rank[key.rank] = id;
+                slot.state = it->second;
+                auto& ranks = groups_[slot.state].series_of_rank;
+                const std::size_t before = ranks.size();
+                ranks[key.rank] = id;
+                node_bytes_ += (ranks.size() - before) * tree_node_bytes<Group::RankMap>();
                 break;
             }
             case RuleType::kMsProbe:
                 if (!s.msprobe_series) continue;
+                slot.state = static_cast<std::uint32_t>(histories_.size());
+                histories_.emplace_back();
                 break;
             case RuleType::kNonFinite:
             case RuleType::kThreshold:
             case RuleType::kStall:
                 break;
         }
-        s.add(std::move(slot));
+        add_slot(s, slot);
     }
+    account_structure();
+}
+
+std::uint64_t Analyzer::structure_bytes() const {
+    return series_.bytes() + spikes_.bytes() + histories_.bytes() + tags_.bytes() +
+           more_slots_.capacity() * sizeof(more_slots_[0]) +
+           tag_matches_.bucket_count() * sizeof(void*) + groups_.capacity() * sizeof(Group);
+}
+
+void Analyzer::account_structure() {
+    const std::uint64_t now = structure_bytes() + node_bytes_;
+    bytes_ += now - structure_accounted_;
+    structure_accounted_ = now;
+}
+
+std::uint64_t Analyzer::recount_bytes() const {
+    std::uint64_t n = structure_bytes();
+    for (const std::vector<Slot>& more : more_slots_) n += more.capacity() * sizeof(Slot);
+    for (const auto& [tag, matches] : tag_matches_)
+        n += kHashNodeBytes + sizeof(std::pair<const std::string, std::vector<std::uint8_t>>) +
+             tag.size() + matches.size();
+    for (const auto& [key, group] : group_ids_)
+        n += tree_node_bytes<decltype(group_ids_)>() + std::get<1>(key).size() +
+             std::get<2>(key).size();
+    for (const Group& g : groups_) {
+        n += g.series_of_rank.size() * tree_node_bytes<Group::RankMap>();
+        for (const auto& [step, values] : g.pending)
+            n += tree_node_bytes<Group::PendingMap>() + values.capacity() * sizeof(RankValue);
+    }
+    spikes_.for_each([&n](const SpikeDetector& d) { n += d.heap_bytes(); });
+    return n;
+}
+
+void Analyzer::add_slot(SeriesState& s, Slot slot) {
+    if (s.slot_count < kInlineSlots) {
+        s.inline_slots[s.slot_count++] = slot;
+        return;
+    }
+    if (s.slot_count == kInlineSlots) {
+        s.more = static_cast<std::uint32_t>(more_slots_.size());
+        more_slots_.emplace_back(s.inline_slots.begin(), s.inline_slots.end());
+        node_bytes_ += more_slots_.back().capacity() * sizeof(Slot);
+    }
+    std::vector<Slot>& more = more_slots_[s.more];
+    const std::size_t before = more.capacity();
+    more.push_back(slot);
+    node_bytes_ += (more.capacity() - before) * sizeof(Slot);
+    ++s.slot_count;
 }
 
 bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, std::string message,
@@ -216,7 +287,7 @@ bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, st
     const RuleConfig& rule = rules_.rules[slot.rule];
     const SeriesKeyRef key = this->key(series_[id]);
     const Severity sev = severity.value_or(rule.severity);
-    const bool new_episode = slot.open == AnomalyLog::kNone;
+    const bool new_episode = slot.open == kNoEpisode;
     if (new_episode) {
         AnomalyRecord r;
         r.run = key.run;
@@ -229,7 +300,9 @@ bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, st
         r.value = value;
         r.message = std::move(message);
         if (series_[id].msprobe_series) fill_msprobe_fields(r);
-        slot.open = log_.fire(std::move(r));
+        const std::size_t record = log_.fire(std::move(r));
+        // A log past 4 G records no longer extends episodes: each firing is a record.
+        slot.open = record < kNoEpisode ? static_cast<std::uint32_t>(record) : kNoEpisode;
     } else {
         log_.fire(AnomalyRecord{.step = step}, slot.open);
     }
@@ -270,18 +343,18 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
     if (s.has_step && p.step < s.last_step) {
         run.pace.restart(p.step);
         // A step going back is a restarted writer: msProbe's histories start again with it.
-        for (Slot& slot : s.slots())
-            if (slot.type == RuleType::kMsProbe) slot.history = MsProbeHistory{};
+        for (Slot& slot : slots(s))
+            if (slot.type == RuleType::kMsProbe) histories_[slot.state] = MsProbeHistory{};
     }
     const bool repeated = s.has_step && p.step == s.last_step;
     s.last_step = p.step;
     s.has_step = true;
     run.furthest_step = std::max(run.furthest_step, p.step);
-    if (s.inline_count == 0 && s.more_slots.empty()) return;
+    if (s.slot_count == 0) return;
 
     bool fired = false;
     const double v = p.value;
-    for (Slot& slot : s.slots()) {
+    for (Slot& slot : slots(s)) {
         switch (slot.type) {
             case RuleType::kNonFinite: {
                 if (std::isfinite(v) && !(s.msprobe_nans && v > 0)) {
@@ -297,7 +370,11 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 break;
             }
             case RuleType::kSpike: {
-                std::optional<SpikeFinding> f = slot.spike->push(p.step, v, scratch_);
+                SpikeDetector& spike = spikes_[slot.state];
+                const std::size_t held = spike.heap_bytes();
+                std::optional<SpikeFinding> f = spike.push(p.step, v, scratch_);
+                charge(static_cast<std::int64_t>(spike.heap_bytes()) -
+                       static_cast<std::int64_t>(held));
                 if (!f) {
                     if (std::isfinite(v)) pass(slot);
                     break;
@@ -313,7 +390,7 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                     break;
                 }
                 // Confirmed a point or more after it: a record of its own, at its own step.
-                slot.open = AnomalyLog::kNone;
+                slot.open = kNoEpisode;
                 fire(id, slot, f->step, f->value, std::move(msg));
                 pass(slot);
                 break;
@@ -335,9 +412,14 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
             }
             case RuleType::kCrossRank: {
                 if (repeated) break;  // a rewritten step: its rank is already waiting
-                Group& g = groups_[slot.group];
+                Group& g = groups_[slot.state];
+                const std::size_t steps = g.pending.size();
                 std::vector<RankValue>& at = g.pending[p.step];
+                const std::size_t held = at.capacity();
                 at.push_back({s.rank, v});
+                charge(static_cast<std::int64_t>((g.pending.size() - steps) *
+                                                     tree_node_bytes<Group::PendingMap>() +
+                                                 (at.capacity() - held) * sizeof(RankValue)));
                 ++pending_values_;
                 if (!live_) {
                     while (pending_values_ > kMaxBackfillPendingValues) judge_oldest(g);
@@ -346,6 +428,8 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 if (at.size() >= g.series_of_rank.size()) {
                     pending_values_ -= at.size();
                     judge_group(g, p.step, at);
+                    charge(-static_cast<std::int64_t>(tree_node_bytes<Group::PendingMap>() +
+                                                      at.capacity() * sizeof(RankValue)));
                     g.pending.erase(p.step);
                 }
                 while (g.pending.size() > kMaxPendingSteps) judge_oldest(g);
@@ -353,7 +437,7 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
             }
             case RuleType::kMsProbe: {
                 std::optional<MsProbeFiring> f =
-                    msprobe_sets_[slot.rule]->evaluate(slot.history, op(s), v);
+                    msprobe_sets_[slot.rule]->evaluate(histories_[slot.state], op(s), v);
                 if (!f) break;
                 const std::string_view name = msprobe_rule_name(f->rule);
                 const SeriesKeyRef key = this->key(s);
@@ -365,9 +449,9 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                     "history mean {}.",
                     name, probe.msprobe_tag_name.empty() ? key.tag : probe.msprobe_tag_name, op(s),
                     p.step, python_float(f->value), python_float(f->history_mean));
-                slot.open = AnomalyLog::kNone;  // msProbe reports every step: no episodes
+                slot.open = kNoEpisode;  // msProbe reports every step: no episodes
                 fire(id, slot, p.step, v, std::move(msg), name, msprobe_severity(name));
-                slot.open = AnomalyLog::kNone;
+                slot.open = kNoEpisode;
                 fired = true;
                 break;
             }
@@ -387,6 +471,8 @@ void Analyzer::judge_oldest(Group& g) {
     auto oldest = g.pending.begin();
     pending_values_ -= oldest->second.size();
     judge_group(g, oldest->first, oldest->second);
+    charge(-static_cast<std::int64_t>(tree_node_bytes<Group::PendingMap>() +
+                                      oldest->second.capacity() * sizeof(RankValue)));
     g.pending.erase(oldest);
 }
 
@@ -407,7 +493,7 @@ void Analyzer::judge_group(Group& g, std::int64_t step, std::vector<RankValue>& 
         if (it == g.series_of_rank.end()) continue;
         const SeriesId id = it->second;
         Slot* slot = nullptr;
-        for (Slot& candidate : series_[id].slots())
+        for (Slot& candidate : slots(series_[id]))
             if (candidate.type == RuleType::kCrossRank && candidate.rule == g.rule)
                 slot = &candidate;
         if (!slot) continue;
@@ -433,11 +519,14 @@ void Analyzer::import(const ImportedAnomaly& a) {
 void Analyzer::finish() {
     judge_waiting_steps();
     for (SeriesId id = 0; id < series_.size(); ++id) {
-        for (Slot& slot : series_[id].slots()) {
+        for (Slot& slot : slots(series_[id])) {
             if (slot.type != RuleType::kSpike) continue;
-            std::optional<SpikeFinding> f = slot.spike->finish();
+            SpikeDetector& spike = spikes_[slot.state];
+            const std::size_t held = spike.heap_bytes();
+            std::optional<SpikeFinding> f = spike.finish();
+            charge(static_cast<std::int64_t>(spike.heap_bytes()) - static_cast<std::int64_t>(held));
             if (!f) continue;
-            slot.open = AnomalyLog::kNone;
+            slot.open = kNoEpisode;
             fire(id, slot, f->step, f->value,
                  fmt::format("{} is {:.3g}x the level {} of the values before (z {}); the data "
                              "ends before it could fall back",

@@ -55,11 +55,12 @@ std::string_view alert_level_name(AlertLevel level);
 AlertLevel alert_level(Severity severity);
 
 // What a series (or a run) has been through: the worst severity that fired, when, how often.
+// The small fields last: 32 bytes, not 40 (every series has one).
 struct AlertState {
-    AlertLevel level = AlertLevel::kOk;
     std::int64_t first_step = 0;  // of the first anomalous point
     std::int64_t last_step = 0;   // of the latest anomalous point
     std::uint64_t count = 0;      // anomalous points (a run: its series' and its own)
+    AlertLevel level = AlertLevel::kOk;
     // Series: its latest point still fires a per-point rule. Run: one of its series is active,
     // or it is stalled now.
     bool active = false;
@@ -113,6 +114,15 @@ class Analyzer {
     std::size_t series_count() const { return series_.size(); }  // ids it has a state for
     std::uint64_t selected_points() const { return selected_points_; }
     const RuleSet& rules() const { return rules_; }
+    // What it holds that grows with the data: every series' state and its rules' state (spike
+    // windows, msProbe histories, cross-rank groups and their waiting values), the interned
+    // tags and per-tag rule matches. A running sum (a load: the sink may ask on every point),
+    // charged to the Store's budget (Store::set_outside_bytes) so that `--memory` bounds the
+    // whole process. Not counted: the anomaly log and the runs (they grow with anomalies and
+    // runs, not with series).
+    std::uint64_t memory_bytes() const { return bytes_; }
+    // The same, counted again by walking every structure (tests check the two agree).
+    std::uint64_t recount_bytes() const;
     const AlertState& series_state(SeriesId id) const;
     // Series in warn or alert, by level and acknowledgement, kept as their states change: what
     // a status line shows every frame without a pass over millions of series.
@@ -130,58 +140,58 @@ class Analyzer {
   private:
     struct Compiled;  // a rule with its regexes and rank spec compiled
     static constexpr std::uint32_t kNoGroup = 0xffffffffu;
+    static constexpr std::uint32_t kNoEpisode = 0xffffffffu;
     static constexpr std::size_t kInlineSlots = 2;
-    struct Slot {  // one rule applied to one series, with the state that rule keeps
-        std::uint32_t rule = 0;
+    // One rule applied to one series: 12 bytes, a series has one per rule (millions of series).
+    // What a rule keeps beyond the episode lives in a pool of its kind, found by `state`.
+    struct Slot {
+        std::uint32_t open =
+            kNoEpisode;  // the log record of the episode the previous point extended
+        std::uint16_t rule = 0;
         RuleType type = RuleType::kNonFinite;
-        std::uint32_t group = kNoGroup;        // cross_rank: its (run, tag) group
-        std::size_t open = AnomalyLog::kNone;  // the episode the previous point extended
-        // spike: out of line, so a series' other slots stay small (a job has millions).
-        std::unique_ptr<SpikeDetector> spike;
-        MsProbeHistory history;  // msprobe
+        // cross_rank: its (run, tag) group in groups_; spike: its detector in spikes_; msprobe:
+        // its history in histories_.
+        std::uint32_t state = kNoGroup;
     };
-    struct SeriesState {  // what one point touches, together
+    struct SeriesState {  // what one point touches, together: 88 bytes
         AlertState alert;
-        bool known = false;
-        bool selected = false;        // by the selection (--filter, --ranks)
-        bool msprobe_series = false;  // its reader says its tag ends in an msProbe op
-        bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
-        bool has_step = false;
+        std::int64_t last_step = 0;
         std::uint32_t run = 0;  // in runs_
         // Its key: the run above, this rank and this tag (in tags_). Not a SeriesKey: a key's
         // strings would cost more than the rest of the state.
         std::int32_t rank = kNoRank;
         std::uint32_t tag = 0;
-        std::int64_t last_step = 0;
         // The rules applied to it: up to kInlineSlots inside the state itself (the defaults
-        // need two), so a point touches its series' state, not a separate allocation.
+        // need two), so a point touches its series' state, not a separate allocation; with
+        // more, all of them in more_slots_[more].
+        std::uint32_t more = 0;
         std::array<Slot, kInlineSlots> inline_slots;
-        std::vector<Slot> more_slots;  // all of them, when there are more
-        std::uint8_t inline_count = 0;
-        std::span<Slot> slots() {
-            return more_slots.empty() ? std::span<Slot>(inline_slots.data(), inline_count)
-                                      : std::span<Slot>(more_slots);
-        }
-        void add(Slot slot) {
-            if (more_slots.empty() && inline_count < kInlineSlots) {
-                inline_slots[inline_count++] = std::move(slot);
-                return;
-            }
-            if (more_slots.empty())
-                for (std::uint8_t i = 0; i < inline_count; ++i)
-                    more_slots.push_back(std::move(inline_slots[i]));
-            more_slots.push_back(std::move(slot));
-        }
+        std::uint8_t slot_count = 0;
+        bool known = false;
+        bool selected = false;        // by the selection (--filter, --ranks)
+        bool msprobe_series = false;  // its reader says its tag ends in an msProbe op
+        bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
+        bool has_step = false;
     };
+    // Millions of series: what they cost is checked here (docs/design.md, memory).
+    static_assert(sizeof(Slot) == 12);
+    static_assert(sizeof(SeriesState) <= 88);
+    std::span<Slot> slots(SeriesState& s) {
+        return s.slot_count <= kInlineSlots ? std::span<Slot>(s.inline_slots.data(), s.slot_count)
+                                            : std::span<Slot>(more_slots_[s.more]);
+    }
+    void add_slot(SeriesState& s, Slot slot);
     struct Group {  // one (rule, run, tag) across ranks, for a cross-rank rule
+        using RankMap = std::map<int, SeriesId>;
+        using PendingMap = std::map<std::int64_t, std::vector<RankValue>>;
         std::uint32_t rule = 0;
-        std::map<int, SeriesId> series_of_rank;
-        std::map<std::int64_t, std::vector<RankValue>> pending;
+        RankMap series_of_rank;
+        PendingMap pending;
     };
     // Records a firing of `slot`'s rule on series `id`; returns whether it began an episode.
     bool fire(SeriesId id, Slot& slot, std::int64_t step, double value, std::string message,
               std::string_view rule_name = {}, std::optional<Severity> severity = {});
-    void pass(Slot& slot) { slot.open = AnomalyLog::kNone; }
+    void pass(Slot& slot) { slot.open = kNoEpisode; }
     // level_counts_ without `state`'s share (sign -1) or with it (+1).
     void count_state(const AlertState& state, int sign);
     void judge_group(Group& group, std::int64_t step, std::vector<RankValue>& values);
@@ -189,6 +199,11 @@ class Analyzer {
     void judge_waiting_steps();       // every group's waiting steps, oldest first
     void run_fired(std::uint32_t run, Severity severity, std::int64_t step, bool new_episode);
     std::uint32_t run_index(const std::string& name);
+    // Counts again what grows with the number of series and tags (O(1)): after add_series.
+    void account_structure();
+    std::uint64_t structure_bytes() const;
+    // Memory of the running parts changed by `delta` bytes.
+    void charge(std::int64_t delta) { bytes_ += static_cast<std::uint64_t>(delta); }
 
     RuleSet rules_;
     std::vector<std::unique_ptr<Compiled>> compiled_;
@@ -202,6 +217,9 @@ class Analyzer {
 
     // Paged: no half-empty capacity, no copy while growing (millions of series).
     PagedVector<SeriesState, 256> series_;
+    PagedVector<SpikeDetector, 256> spikes_;      // Slot::state of spike slots
+    PagedVector<MsProbeHistory, 256> histories_;  // Slot::state of msprobe slots
+    std::vector<std::vector<Slot>> more_slots_;   // SeriesState::more: series with 3 rules or more
     InternedNames tags_;  // of known series (the Store may not be at hand): every rank shares them
     std::vector<RunStatus> runs_;
     std::unordered_map<std::string, std::uint32_t> run_ids_;
@@ -220,6 +238,12 @@ class Analyzer {
     std::uint64_t selected_points_ = 0;
     std::size_t selected_series_ = 0;
     LevelCounts level_counts_;
+    // memory_bytes(): structure_bytes() as last counted, plus what points change (spike
+    // windows, waiting cross-rank values) and what add_series adds node by node (groups, tag
+    // matches, slots past the inline ones).
+    std::uint64_t bytes_ = 0;
+    std::uint64_t structure_accounted_ = 0;
+    std::uint64_t node_bytes_ = 0;  // groups, their ranks, tag matches, more_slots_' vectors
 };
 
 }  // namespace runtop

@@ -21,13 +21,14 @@ double median_of(float* v, std::size_t n) {
 
 }  // namespace
 
+// One per series the spike rule judges (millions): its size is part of the per-series budget.
+static_assert(sizeof(SpikeDetector) <= 80);
+
 SpikeDetector::SpikeDetector(const SpikeParams& params, bool loss_like)
     : params_(&params),
-      loss_like_(loss_like),
-      min_ratio_(static_cast<float>(params.min_ratio)),
       window_(static_cast<std::uint32_t>(std::max(params.window, 2))),
       mask_(std::min<std::uint32_t>(kFirstRing, std::bit_ceil(window_)) - 1),
-      ring_(new float[mask_ + 1]) {}
+      loss_like_(loss_like) {}
 
 bool SpikeDetector::definite(bool positive, float magnitude) const {
     if (magnitude == 0) return false;
@@ -47,6 +48,7 @@ void SpikeDetector::remember(float magnitude, bool positive) {
     const auto seq = static_cast<std::int64_t>(seen_);
     if (magnitude == 0 || !positive) last_not_positive_ = seq;
     if (magnitude == 0 || positive) last_not_negative_ = seq;
+    if (!ring_) ring_ = std::make_unique<float[]>(mask_ + 1);
     if (seen_ == mask_ + 1 && seen_ < std::bit_ceil(window_)) {
         // Full before the window is: values 0 .. seen_ - 1 sit at their own numbers, which are
         // their places in a ring twice the size as well.
@@ -119,7 +121,7 @@ std::optional<SpikeFinding> SpikeDetector::push(std::int64_t step, double value,
             // It lasted: a level shift. Its plateau is not judged until the level (the median
             // of the newest 16) stands on it, or it falls back.
             pending_.reset();
-            shift_left_ = static_cast<int>(kLevelPoints);
+            shift_left_ = static_cast<std::uint16_t>(kLevelPoints);
             shift_level_ = pending_level_;
         }
     } else if (shift_left_ > 0 && (--shift_left_ == 0 || std::log(magnitude) < shift_level_)) {
@@ -128,9 +130,9 @@ std::optional<SpikeFinding> SpikeDetector::push(std::int64_t step, double value,
     // A lower bound of the level: the smallest |value| since the start of the previous block
     // of 16, a superset of the newest 16. Below min_ratio x it, no value can be a spike.
     const float bound = std::min(previous_block_min_, block_min_);
-    if (magnitude >= min_ratio_ * bound && !pending_ && !fell_back && shift_left_ == 0 &&
-        seen_ >= static_cast<std::uint64_t>(params_->warmup) && definite(positive, magnitude))
-        [[unlikely]] {
+    if (magnitude >= static_cast<float>(params_->min_ratio) * bound && !pending_ && !fell_back &&
+        shift_left_ == 0 && seen_ >= static_cast<std::uint64_t>(params_->warmup) &&
+        definite(positive, magnitude)) [[unlikely]] {
         SpikeFinding f;
         if (judge(value, scratch, f)) {
             f.step = step;

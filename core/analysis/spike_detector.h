@@ -65,28 +65,34 @@ class SpikeDetector {
     // The candidate still waiting for its fall-back, if any.
     std::optional<SpikeFinding> finish();
     std::uint64_t finite_seen() const { return seen_; }
+    // What it holds outside itself (its ring, a waiting candidate): the Analyzer counts it.
+    std::size_t heap_bytes() const {
+        return (ring_ ? (mask_ + std::size_t{1}) * sizeof(float) : 0) +
+               (pending_ ? sizeof(SpikeFinding) : 0);
+    }
 
   private:
     bool judge(double value, std::vector<float>& scratch, SpikeFinding& out) const;
     bool definite(bool positive, float magnitude) const;
     void remember(float magnitude, bool positive);
 
+    // Ordered by size, so that the detector (one per judged series) has no padding: 80 bytes.
     const SpikeParams* params_;
-    bool loss_like_;
-    float min_ratio_;
-    std::uint32_t window_;
-    std::uint32_t mask_;             // ring size - 1: a power of two, up to the first >= window_
-    std::unique_ptr<float[]> ring_;  // |value| of the finite values, by number & mask_
+    std::unique_ptr<float[]> ring_;  // |value| of the finite values, by number & mask_; made by
+                                     // the first one (a series with none pays nothing for it)
     std::uint64_t seen_ = 0;         // finite values seen, also the next one's number
-    std::int64_t last_not_positive_ = -1;                       // number of the latest value <= 0
-    std::int64_t last_not_negative_ = -1;                       // number of the latest value >= 0
+    std::int64_t last_not_positive_ = -1;    // number of the latest value <= 0
+    std::int64_t last_not_negative_ = -1;    // number of the latest value >= 0
+    std::unique_ptr<SpikeFinding> pending_;  // rare: kept out of the per-point cache lines
+    std::uint32_t window_;
+    std::uint32_t mask_;  // ring size - 1: a power of two, up to the first >= window_
     float block_min_ = std::numeric_limits<float>::infinity();  // this block of 16
     float previous_block_min_ = std::numeric_limits<float>::infinity();
-    std::unique_ptr<SpikeFinding> pending_;  // rare: kept out of the per-point cache lines
     float pending_level_ = 0;  // log|x| a later value must fall below to confirm the pending one
+    float shift_level_ = 0;    // log|x| below which the plateau has ended
     int pending_left_ = 0;
-    int shift_left_ = 0;     // values of a level shift's plateau still not judged
-    float shift_level_ = 0;  // log|x| below which the plateau has ended
+    std::uint16_t shift_left_ = 0;  // values of a level shift's plateau still not judged
+    bool loss_like_;
 };
 
 }  // namespace runtop

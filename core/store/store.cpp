@@ -89,7 +89,7 @@ void Store::enforce_budget() {
     // in sealing order and every series folds its oldest first, so the record is live exactly
     // when its chunk is still its series' oldest sealed one.
     StoreMemory::Seal seal;
-    while (memory_->bytes() > target && memory_->take_oldest(seal)) {
+    while (memory_->charged() > target && memory_->take_oldest(seal)) {
         Series& s = series_[seal.series];
         if (s.oldest_sealed_seq() == seal.seq) s.fold_oldest();
     }
@@ -97,18 +97,21 @@ void Store::enforce_budget() {
     // Still over: the tails, a series at a time round the store, oldest series first. Only
     // here does a series lose its newest full-resolution points, so every bucket that could
     // merge has merged first; what the folded tails become merges after.
-    for (std::size_t idle = 0; memory_->bytes() > target && idle < series_.size();) {
+    for (std::size_t idle = 0; memory_->charged() > target && idle < series_.size();) {
         if (fold_cursor_ >= series_.size()) fold_cursor_ = 0;
         idle = series_[fold_cursor_++].fold_tail() ? 0 : idle + 1;
     }
     merge_buckets_until(target);
     // Below the floor nothing more can go: try again only once memory has grown a little, not
-    // on every append.
-    next_check_ = memory_->bytes() <= budget ? budget : memory_->bytes() + budget / 16;
+    // on every append. What is charged from outside grows with every new series; a pass over
+    // millions of series for each sixteenth of the budget it adds would cost more than the
+    // folding itself, so the step grows with the charge (an eighth of it).
+    const std::uint64_t step = std::max(budget / 16, memory_->outside() / 8);
+    next_check_ = memory_->charged() <= budget ? budget : memory_->charged() + step;
 }
 
 void Store::merge_buckets_until(std::uint64_t target) {
-    for (std::size_t idle = 0; memory_->bytes() > target && idle < series_.size();) {
+    for (std::size_t idle = 0; memory_->charged() > target && idle < series_.size();) {
         if (merge_cursor_ >= series_.size()) merge_cursor_ = 0;
         idle = series_[merge_cursor_++].merge_buckets() > 0 ? 0 : idle + 1;
     }

@@ -10,9 +10,13 @@
 // the globally oldest sealed chunks are folded into buckets (in sealing order) until it is under
 // 90% of the budget; if still over, buckets are merged, series by series; as the last resort
 // tails are folded (every point but the last, oldest series first) and buckets merged again.
-// After an append returns memory_bytes() is within the budget, unless the budget is below what
-// cannot be folded (the floor, about 360 bytes a series: its object, key and index entry, one
-// bucket, its last point); then it stays at that floor plus at most a sixteenth of the budget.
+// Beside its own bytes the budget carries what the caller charges for the rest of the process
+// (set_outside_bytes(): the Analyzer's per-series rule state, the view model), so the Store
+// folds earlier the more the rest holds. After an append returns memory_bytes() plus that is
+// within the budget, unless the budget is below what cannot be folded (the floor, about 360 bytes a
+// series: its object, key and index entry, one bucket, its last point, plus the charge); then it
+// stays at that floor plus at most a sixteenth of the budget or an eighth of the charge, whichever
+// is more (each pass over millions of series costs: it is not run for every few bytes).
 //
 // Blocks come from a slab arena (core/store/point_arena.h) that hands empty slabs back to the
 // system, so the process' resident memory stays close to memory_bytes() (bench/store_probe:
@@ -48,7 +52,7 @@ class Store final : public PointSink {
         const std::uint64_t before = s.count();
         s.append(point);
         points_ += s.count() - before;  // one more, as many, or fewer after a restart
-        if (memory_->bytes() > next_check_) enforce_budget();
+        if (memory_->charged() > next_check_) enforce_budget();
     }
     void session_start(std::string_view run, int rank, std::int64_t step,
                        double wall_time) override;
@@ -69,6 +73,14 @@ class Store final : public PointSink {
 
     const StoreLimits& limits() const { return memory_->limits(); }
     std::uint64_t memory_bytes() const { return memory_->bytes(); }
+    // Bytes the rest of the process holds for its series (the Analyzer's rule state, the view
+    // model) and charges to this budget: points are folded until memory_bytes() plus these fit
+    // (enforced now if they grew past it). What `--memory` bounds is then the whole process.
+    void set_outside_bytes(std::uint64_t bytes) {
+        memory_->set_outside(bytes);
+        if (memory_->charged() > next_check_) enforce_budget();
+    }
+    std::uint64_t outside_bytes() const { return memory_->outside(); }
 
   private:
     void enforce_budget();

@@ -35,6 +35,11 @@ class StoreMemory {
     std::uint64_t bytes() const { return bytes_; }
     // Something counted changed from `before` to `after` bytes.
     void resize(std::uint64_t before, std::uint64_t after) { bytes_ += after - before; }
+    // What the process holds beside the Store and charges to its budget (the Analyzer's rule
+    // state, the view model): the budget folds points until bytes() + outside() fits.
+    std::uint64_t outside() const { return outside_; }
+    void set_outside(std::uint64_t bytes) { outside_ = bytes; }
+    std::uint64_t charged() const { return bytes_ + outside_; }
 
     // A chunk was sealed: its number in sealing order, recorded for the budget (if any).
     std::uint64_t sealed(SeriesId series) {
@@ -71,6 +76,7 @@ class StoreMemory {
     SeriesIndex index_;
     StoreLimits limits_;
     std::uint64_t bytes_ = 0;
+    std::uint64_t outside_ = 0;
     std::uint64_t next_seq_ = 0;
     std::vector<Seal> seals_;  // a FIFO: taken from head_
     std::size_t head_ = 0;
