@@ -62,6 +62,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr int kIngestSliceMs = 10;  // ingest between two looks at the keyboard
 constexpr int kTickMs = 1000;
+constexpr std::size_t kSeriesPerBudgetCheck = 2048;  // StoreLimits::series_per_check
+constexpr int kBudgetSliceMs =
+    5;  // after an ingest slice, for the rounds owed (Store::keep_budget)
 
 double wall_now() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
@@ -181,6 +184,9 @@ Result<Settings> settings_from(const Args& args) {
     Result<StoreLimits> limits = store_limits_from_args(limit_args);
     if (!limits) return limits.error();
     s.limits = *limits;
+    // Keys first: the budget's rounds over millions of series go a slice at a time
+    // (~2,000 series, a few ms), between keys.
+    s.limits.series_per_check = kSeriesPerBudgetCheck;
     Result<LoadedRules> rules = load_rules(args.get("rules"));
     if (!rules) return rules.error();
     s.rules = std::move(*rules);
@@ -376,6 +382,9 @@ int cmd_dashboard(const Args& args) {
             model.ingest.files = p->ingest.totals().files;
             model.update();
             p->sink.set_other_bytes(model.memory_bytes());  // --memory bounds the view model too
+            // The budget's rounds the checks left owed, given their own slice of time.
+            if (p->store.rounds_owed())
+                p->store.keep_budget(Clock::now() + std::chrono::milliseconds(kBudgetSliceMs));
             frames.data_arrived();
         }
         if (!live && p->ingest.backfilled()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 namespace runtop {
@@ -93,28 +94,70 @@ void Store::enforce_budget() {
         Series& s = series_[seal.series];
         if (s.oldest_sealed_seq() == seal.seq) s.fold_oldest();
     }
-    merge_buckets_until(target);
-    // Still over: the tails, a series at a time round the store, oldest series first. Only
-    // here does a series lose its newest full-resolution points, so every bucket that could
-    // merge has merged first; what the folded tails become merges after.
-    for (std::size_t idle = 0; memory_->charged() > target && idle < series_.size();) {
-        if (fold_cursor_ >= series_.size()) fold_cursor_ = 0;
-        idle = series_[fold_cursor_++].fold_tail() ? 0 : idle + 1;
+    // Then round the store, every round to its end or (StoreLimits::series_per_check) a slice
+    // of series per check, the next check (or keep_budget()) going on where this one stopped.
+    const std::size_t slice = memory_->limits().series_per_check;
+    if (!run_rounds(slice > 0 ? slice : std::numeric_limits<std::size_t>::max())) {
+        // The slice ran out: on once memory grows a little (a thousandth of the budget).
+        next_check_ = memory_->charged() + budget / 1024;
+        rounds_owed_ = true;
+        return;
     }
-    merge_buckets_until(target);
+    finish_rounds();
+}
+
+bool Store::run_rounds(std::size_t visits) {
+    const std::uint64_t budget = memory_->limits().memory_bytes;
+    const std::uint64_t target = budget - budget / 10;
+    bool rounds_done = false;
+    while (memory_->charged() > target && visits > 0 && !rounds_done)
+        rounds_done = go_round(visits, target);
+    return rounds_done || memory_->charged() <= target;
+}
+
+void Store::keep_budget(std::chrono::steady_clock::time_point deadline) {
+    while (rounds_owed_) {
+        const std::size_t slice = std::max<std::size_t>(memory_->limits().series_per_check, 256);
+        if (run_rounds(slice)) {
+            finish_rounds();
+            return;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) return;
+    }
+}
+
+void Store::finish_rounds() {
+    const std::uint64_t budget = memory_->limits().memory_bytes;
+    rounds_owed_ = false;
+    round_ = Round::kMerge;
+    visited_ = 0;
     // Below the floor nothing more can go: try again only once memory has grown a little, not
-    // on every append. What is charged from outside grows with every new series; a pass over
+    // on every append. What is charged from outside grows with every new series; rounds over
     // millions of series for each sixteenth of the budget it adds would cost more than the
     // folding itself, so the step grows with the charge (an eighth of it).
     const std::uint64_t step = std::max(budget / 16, memory_->outside() / 8);
     next_check_ = memory_->charged() <= budget ? budget : memory_->charged() + step;
 }
 
-void Store::merge_buckets_until(std::uint64_t target) {
-    for (std::size_t idle = 0; memory_->charged() > target && idle < series_.size();) {
-        if (merge_cursor_ >= series_.size()) merge_cursor_ = 0;
-        idle = series_[merge_cursor_++].merge_buckets() > 0 ? 0 : idle + 1;
+bool Store::go_round(std::size_t& visits, std::uint64_t target) {
+    const bool tails = round_ == Round::kTails;
+    std::size_t& cursor = tails ? fold_cursor_ : merge_cursor_;
+    while (memory_->charged() > target && visited_ < series_.size() && visits > 0) {
+        if (cursor >= series_.size()) cursor = 0;
+        Series& s = series_[cursor++];
+        if (tails) {
+            s.fold_tail();
+            ++visited_;
+        } else {
+            visited_ = s.merge_buckets() > 0 ? 0 : visited_ + 1;
+        }
+        --visits;
     }
+    if (visited_ < series_.size()) return false;
+    visited_ = 0;
+    if (round_ == Round::kMergeAfter) return true;
+    round_ = tails ? Round::kMergeAfter : Round::kTails;
+    return false;
 }
 
 }  // namespace runtop

@@ -23,6 +23,7 @@
 // 10^8 points in 100 series under a 256 MiB budget peak at 259 MiB of RSS).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -81,12 +82,26 @@ class Store final : public PointSink {
         if (memory_->charged() > next_check_) enforce_budget();
     }
     std::uint64_t outside_bytes() const { return memory_->outside(); }
+    // With StoreLimits::series_per_check, the rounds a budget check began may be owed: goes on
+    // with them until `deadline` (the dashboard gives them time between keys, so memory does
+    // not run ahead of the budget while checks go a slice at a time).
+    bool rounds_owed() const { return rounds_owed_; }
+    void keep_budget(std::chrono::steady_clock::time_point deadline);
 
   private:
     void enforce_budget();
 
-    // Merges buckets a series at a time round the store until under `target` or none has two.
-    void merge_buckets_until(std::uint64_t target);
+    // How enforce_budget() frees memory once no sealed chunk is left to fold, each a pass round
+    // the series: merge buckets (until a whole round merges nothing), fold tails (one round: a
+    // series loses its newest full-resolution points), merge what they became.
+    enum class Round { kMerge, kTails, kMergeAfter };
+    // Goes on with the current round while memory is over `target`, at most `visits` series
+    // (counted down). True once the last round of the three is over.
+    bool go_round(std::size_t& visits, std::uint64_t target);
+    // The rounds, at most `visits` series; true when they are over or memory is under target.
+    bool run_rounds(std::size_t visits);
+    // After the rounds: the next check once memory has grown a step.
+    void finish_rounds();
     // Counts what grows with the number of series (their objects, keys, groups).
     void account_series();
 
@@ -95,6 +110,9 @@ class Store final : public PointSink {
     std::uint64_t points_ = 0;             // total_points()
     std::size_t merge_cursor_ = 0;         // where the next bucket merge starts
     std::size_t fold_cursor_ = 0;          // where the next tail fold starts
+    Round round_ = Round::kMerge;          // where enforce_budget() goes on
+    bool rounds_owed_ = false;             // a slice ran out before the rounds were over
+    std::size_t visited_ = 0;              // series the round visited (merges: since one merged)
     std::uint64_t series_accounted_ = 0;   // what account_series() last counted
     std::uint64_t group_bytes_ = 0;        // by_run_rank_'s id vectors, by capacity
     PagedVector<Series> series_;

@@ -3,6 +3,7 @@
 // resolution drops, never whether an extreme or a NaN survives.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string_view>
@@ -17,6 +18,12 @@ struct StoreLimits {
     std::uint64_t memory_bytes = std::uint64_t{1} << 30;
     // Full-resolution points per series; older chunks of a longer series are folded.
     std::uint64_t series_points = std::uint64_t{1} << 20;
+    // Series a budget check may visit when the rounds over every series begin (merging
+    // buckets, folding tails); the next checks go on where it stopped. 0: every round to its
+    // end in one check, the tightest bound. The dashboard sets a few thousand: at millions of
+    // series a whole round held its event loop for a third of a second, and memory may then
+    // run up to a cycle of rounds ahead of the budget.
+    std::size_t series_per_check = 0;
 
     // Nothing is ever folded: `runtop dump` prints every point whatever the budget.
     static StoreLimits unbounded() {
