@@ -63,8 +63,8 @@ using Clock = std::chrono::steady_clock;
 constexpr int kIngestSliceMs = 10;  // ingest between two looks at the keyboard
 constexpr int kTickMs = 1000;
 constexpr std::size_t kSeriesPerBudgetCheck = 2048;  // StoreLimits::series_per_check
-constexpr int kBudgetSliceMs =
-    5;  // after an ingest slice, for the rounds owed (Store::keep_budget)
+// After an ingest slice: time for the budget rounds a check left owed (Store::keep_budget).
+constexpr int kBudgetSliceMs = 5;
 
 double wall_now() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())

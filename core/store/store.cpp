@@ -84,7 +84,7 @@ std::vector<SeriesId> Store::sorted_ids() const {
 
 void Store::enforce_budget() {
     const std::uint64_t budget = memory_->limits().memory_bytes;
-    const std::uint64_t target = budget - budget / 10;
+    const std::uint64_t target = fold_target();
     // The globally oldest sealed chunks first. A record is stale when its chunk is gone
     // already (folded by its series' own budget, or dropped by a restart): records come out
     // in sealing order and every series folds its oldest first, so the record is live exactly
@@ -107,8 +107,7 @@ void Store::enforce_budget() {
 }
 
 bool Store::run_rounds(std::size_t visits) {
-    const std::uint64_t budget = memory_->limits().memory_bytes;
-    const std::uint64_t target = budget - budget / 10;
+    const std::uint64_t target = fold_target();
     bool rounds_done = false;
     while (memory_->charged() > target && visits > 0 && !rounds_done)
         rounds_done = go_round(visits, target);

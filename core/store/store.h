@@ -98,6 +98,11 @@ class Store final : public PointSink {
     // Goes on with the current round while memory is over `target`, at most `visits` series
     // (counted down). True once the last round of the three is over.
     bool go_round(std::size_t& visits, std::uint64_t target);
+    // What folding brings memory down to: a tenth under the budget, so it is not at once over.
+    std::uint64_t fold_target() const {
+        const std::uint64_t budget = memory_->limits().memory_bytes;
+        return budget - budget / 10;
+    }
     // The rounds, at most `visits` series; true when they are over or memory is under target.
     bool run_rounds(std::size_t visits);
     // After the rounds: the next check once memory has grown a step.
