@@ -2,12 +2,11 @@
 // summaries (core/store/series.h). With malloc, growing series meant a fault per 4 KiB page touched
 // and malloc/free bookkeeping on every growth, together a third of the time of ingesting a
 // large CSV tree; and under the memory budget, chunks folded away would leave holes that
-// malloc keeps. The arena is a slab allocator over large mappings advised for transparent huge
-// pages: blocks in multiples of 64 bytes, each size from its own 64 KiB slabs. A slab whose
-// blocks are all released goes back to the system (the budget folds the oldest chunks first,
-// and those sit together in old slabs), so resident memory follows what the Store holds.
-// Blocks over 16 KiB (a long series' summary vector) get a mapping of their own.
-// Not thread-safe: one Store, one thread.
+// malloc keeps. The arena is a slab allocator over large mappings: blocks in multiples of 64 bytes,
+// each size from its own 64 KiB slabs. A slab whose blocks are all released goes back to the system
+// (the budget folds the oldest chunks first, and those sit together in old slabs), so resident
+// memory follows what the Store holds. Blocks over 16 KiB (a long series' summary vector) get a
+// mapping of their own. Not thread-safe: one Store, one thread.
 #pragma once
 
 #include <array>
