@@ -21,7 +21,7 @@ std::size_t default_reader_threads() {
     if (::sched_getaffinity(0, sizeof set, &set) == 0)
         n = static_cast<std::size_t>(CPU_COUNT(&set));
     if (n == 0) n = std::thread::hardware_concurrency();
-    return n < 3 ? 1 : std::min<std::size_t>(n, 4);
+    return std::clamp<std::size_t>(n, 1, 4);
 }
 
 ReaderPoolLimits ReaderPoolLimits::for_process(std::uint64_t process_bytes) {
@@ -68,6 +68,7 @@ struct ReaderPool::Shared {
     std::size_t chunks = 0;
     std::size_t max_chunks = 0;
     std::size_t peak_chunks = 0;
+    std::size_t peak_lead = 0;          // the most jobs past `head` a pool thread took one
     std::vector<PointRecording> spare;  // replayed chunks, emptied: reused, not paged in anew
     bool quit = false;
 
@@ -105,7 +106,7 @@ void ReaderPool::run(std::vector<Job> jobs, const MakeReader& make, const ReadHe
     shared.jobs = std::move(jobs);
     shared.make = &make;
     shared.slots.resize(shared.jobs.size());
-    shared.ahead = workers_.size() + 1;
+    shared.ahead = std::max(workers_.size() + 1, limits_.files_ahead);
     shared.max_chunks = std::max(limits_.chunks, workers_.size() + 2);
     for (auto& w : workers_) w->thread = std::thread([this, &w, &shared] { work(*w, shared); });
 
@@ -169,6 +170,7 @@ void ReaderPool::run(std::vector<Job> jobs, const MakeReader& make, const ReadHe
         w->sink.record_into(nullptr);
     }
     peak_chunks_ = std::max(peak_chunks_, shared.peak_chunks);
+    peak_lead_ = std::max(peak_lead_, shared.peak_lead);
 }
 
 void ReaderPool::work(Worker& worker, Shared& shared) {
@@ -191,6 +193,7 @@ void ReaderPool::work(Worker& worker, Shared& shared) {
             }
             shared.slots[i].taken = true;
             shared.slots[i].worker = &worker;
+            shared.peak_lead = std::max(shared.peak_lead, i - shared.head);
         }
         parse(worker, shared, i);
     }

@@ -10,8 +10,8 @@
 // but that earlier file of the same thread comes first). When the next file to replay is not
 // taken yet, the calling thread reads it itself, straight into the sink.
 //
-// Memory stays bounded: at most `threads` files are in flight past the one being replayed, a
-// file waits once Limits::chunks_ahead chunks of it are queued, and all files share
+// Memory stays bounded: at most Limits::files_ahead files are in flight past the one being
+// replayed, a file waits once Limits::chunks_ahead chunks of it are queued, and all files share
 // Limits::chunks chunks (the last one free is kept for the file being replayed).
 #pragma once
 
@@ -30,10 +30,11 @@ namespace runtop {
 class ReaderFactory;
 
 // How many threads a one-shot read uses, the calling one included: the CPUs this process may
-// run on (taskset counts), at most 4; one when there are fewer than 3. The calling thread stores
-// every point (the Store is single-threaded), and on 2 CPUs that alone is the bottleneck: one
-// pool thread beside it only added the recording's cost (ls of 512k msProbe series on the 2-CPU
-// VM, farm-bench -n 5: 1.15x the wall time and 1.36x the CPU of one thread).
+// run on (taskset counts), at most 4. The calling thread stores every point (the Store is
+// single-threaded) and parses the files no pool thread took yet; on 2 CPUs one pool thread
+// beside it pays once it may run far enough ahead (ReaderPoolLimits::files_ahead): ls of 512k
+// msProbe series 1.3x faster, check 1.6x, ls of 1 GB of event files 1.3x (2-CPU VM, farm-bench
+// -n 5, unpinned vs one thread).
 std::size_t default_reader_threads();
 
 struct ReaderPoolLimits {
@@ -46,6 +47,11 @@ struct ReaderPoolLimits {
     // a thread's files are near each other in read order, the last few ranks' tables serve
     // them; all of them would be every rank's rows once more per thread.
     std::size_t msprobe_tables = 16;
+    // Files past the one being replayed that pool threads may take. With one file a thread, a
+    // pool thread waited for the replay of the file before its own, then the calling thread for
+    // it: two threads on 2 CPUs were slower than one. A file in flight holds only its reader's
+    // small state (the read buffer is per thread) and its recorded chunks (bounded by `chunks`).
+    std::size_t files_ahead = 32;
 
     // A 32nd of a whole-process budget (`--memory`) for recordings in flight: part of the
     // eighth StoreLimits::for_process leaves outside the Store, which also pays for every
@@ -87,6 +93,8 @@ class ReaderPool {
              const Finish& finish);
     // The most chunks that existed at once (tests check the bound).
     std::size_t peak_chunks() const { return peak_chunks_; }
+    // The farthest past the file being replayed that a pool thread took a file (ditto).
+    std::size_t peak_lead() const { return peak_lead_; }
 
   private:
     struct Worker;
@@ -100,6 +108,7 @@ class ReaderPool {
     Limits limits_;
     std::vector<std::unique_ptr<Worker>> workers_;
     std::size_t peak_chunks_ = 0;
+    std::size_t peak_lead_ = 0;
 };
 
 }  // namespace runtop

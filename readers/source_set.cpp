@@ -216,6 +216,12 @@ void SourceSet::poll_pooled(const std::vector<Entry*>& entries,
         });
 }
 
+std::size_t SourceSet::pool_peak_lead() const {
+    std::size_t peak = 0;
+    for (const auto& pool : pools_) peak = std::max(peak, pool->peak_lead());
+    return peak;
+}
+
 std::size_t SourceSet::pool_peak_chunks() const {
     std::size_t peak = 0;
     for (const auto& pool : pools_) peak = std::max(peak, pool->peak_chunks());

@@ -44,8 +44,10 @@ class SourceSet {
         reader_threads_ = n;
         pool_limits_ = limits;
     }
-    // The most chunks a reader pool held at once (readers/reader_pool.h); 0 if none ran.
+    // The most chunks a reader pool held at once, and the farthest past the file being
+    // replayed that a pool thread took one (readers/reader_pool.h); 0 if none ran.
     std::size_t pool_peak_chunks() const;
+    std::size_t pool_peak_lead() const;
 
     // Live mode: starts a Watcher over the roots; its first report is every existing file.
     void watch(WatchOptions options);

@@ -113,6 +113,7 @@ struct Read {
     std::vector<std::string> pending;
     std::string totals;
     std::size_t peak_chunks = 0;  // the most chunks the pool held at once
+    std::size_t peak_lead = 0;    // the farthest past the replayed file a pool thread took one
 };
 
 std::string key_text(const SeriesKey& key) {
@@ -161,6 +162,7 @@ Read read(const std::string& root, std::size_t threads, ReaderPool::Limits limit
     sources.poll();
     Read out;
     out.peak_chunks = sources.pool_peak_chunks();
+    out.peak_lead = sources.pool_peak_lead();
     take(root, sources, sink, out);
     if (!grow) return out;
     // Grown, then cut back to their size: the tree is left as it was found.
@@ -220,6 +222,24 @@ TEST(ReaderPool, ChunksInFlightStayWithinTheLimit) {
         const Read pooled = read(dir / "tree", threads, {64, 2, chunks});
         expect_same(one, pooled);
         EXPECT_LE(pooled.peak_chunks, bound) << threads << " threads, " << chunks << " chunks";
+    }
+}
+
+// Pool threads run ahead of the replay (on 2 CPUs one file ahead made two threads slower than
+// one), within files_ahead, and the read is the one-thread read whatever the window.
+TEST(ReaderPool, PoolThreadsTakeFilesWithinTheirWindow) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    const Read one = read(dir / "tree", 1);
+    EXPECT_EQ(one.peak_lead, 0u);
+    for (const auto& [threads, window] : {std::pair{2u, 1u}, {2u, 3u}, {4u, 6u}, {3u, 32u}}) {
+        ReaderPoolLimits limits;
+        limits.files_ahead = window;
+        const Read pooled = read(dir / "tree", threads, limits);
+        expect_same(one, pooled);
+        // Never fewer than one file a pool thread.
+        EXPECT_LT(pooled.peak_lead, std::max<std::size_t>(window, threads))
+            << threads << " threads, " << window << " files ahead";
     }
 }
 
