@@ -55,9 +55,8 @@ std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots,
                       std::uint64_t process_bytes) {
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.rescan();
-    // Files are parsed on the cores this process may use (default_reader_threads: one below 3
-    // CPUs), stored on this thread; what the pool records in flight stays within a share of the
-    // process' budget.
+    // Files are parsed on the cores this process may use (default_reader_threads), stored on
+    // this thread; what the pool records in flight stays within a share of the process' budget.
     sources.set_reader_threads(default_reader_threads(),
                                ReaderPoolLimits::for_process(process_bytes));
     sources.poll();
