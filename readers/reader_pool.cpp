@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <thread>
 
@@ -48,15 +47,20 @@ struct ReaderPool::Worker {
 struct ReaderPool::Slot {
     bool taken = false;  // by a pool thread or the calling thread
     Worker* worker = nullptr;
-    std::deque<PointRecording> chunks;
+    // At most Limits::chunks_ahead. Not a deque: an empty std::deque allocates about 600 bytes.
+    std::vector<PointRecording> chunks;
     std::vector<PollOutcome> polls;
     bool done = false;
+    bool worker_waits = false;  // its pool thread waits for a chunk to go on with it
 };
 
 struct ReaderPool::Shared {
     std::vector<Job> jobs;
     const MakeReader* make = nullptr;
+    // The files in flight, `ahead` of them, a ring: file i in slots[i % ahead] (no pool thread
+    // takes file i before the replay is past file i - ahead, whose slot is then cleared).
     std::vector<Slot> slots;
+    Slot& slot(std::size_t job) { return slots[job % slots.size()]; }
     std::mutex mutex;
     std::condition_variable for_main;     // a chunk or a file's end arrived
     std::condition_variable for_workers;  // the replayed file moved on, or a chunk came back
@@ -71,6 +75,22 @@ struct ReaderPool::Shared {
     std::size_t peak_lead = 0;          // the most jobs past `head` a pool thread took one
     std::vector<PointRecording> spare;  // replayed chunks, emptied: reused, not paged in anew
     bool quit = false;
+    // Pool threads waiting on for_workers, and how much room wakes them (see wake_workers).
+    std::size_t sleepers = 0;
+    std::size_t wake_chunks = 1;
+    std::size_t wake_files = 1;
+
+    std::size_t free_chunks() const { return spare.size() + (max_chunks - chunks); }
+    // Under the lock, after the calling thread made room (a chunk back, the head moved on):
+    // whether to wake the pool threads. Only for a stretch of work, or for the file being
+    // replayed: woken at every file replayed, a pool thread that had run ahead cost more in
+    // wake-ups than in parsing (256k msProbe files of 12 KB on 2 CPUs: 4.8x the time of one
+    // thread). The calling thread wakes them in any case before it waits itself.
+    bool wake_workers() const {
+        if (sleepers == 0) return false;
+        if (head < jobs.size() && slots[head % slots.size()].worker_waits) return true;
+        return free_chunks() >= wake_chunks && head + ahead >= next + wake_files;
+    }
 
     bool chunk_for(std::size_t job) const {  // under the lock
         const std::size_t available = spare.size() + (max_chunks - chunks);
@@ -105,15 +125,17 @@ void ReaderPool::run(std::vector<Job> jobs, const MakeReader& make, const ReadHe
     Shared shared;
     shared.jobs = std::move(jobs);
     shared.make = &make;
-    shared.slots.resize(shared.jobs.size());
     shared.ahead = std::max(workers_.size() + 1, limits_.files_ahead);
+    shared.slots.resize(shared.ahead);
     shared.max_chunks = std::max(limits_.chunks, workers_.size() + 2);
+    shared.wake_chunks = std::max<std::size_t>(1, shared.max_chunks / 4);
+    shared.wake_files = std::max<std::size_t>(1, shared.ahead / 4);
     for (auto& w : workers_) w->thread = std::thread([this, &w, &shared] { work(*w, shared); });
 
     std::vector<PollOutcome> polls;
     for (std::size_t i = 0; i < shared.jobs.size(); ++i) {
         if (stop_ && stop_()) break;
-        Slot& slot = shared.slots[i];
+        Slot& slot = shared.slot(i);
         Worker* worker = nullptr;
         {
             std::lock_guard lock(shared.mutex);
@@ -131,34 +153,42 @@ void ReaderPool::run(std::vector<Job> jobs, const MakeReader& make, const ReadHe
             while (true) {
                 PointRecording chunk;
                 bool last = false;
+                bool wake = false;
                 {
                     std::unique_lock lock(shared.mutex);
-                    shared.for_main.wait(lock, [&] { return !slot.chunks.empty() || slot.done; });
+                    auto ready = [&] { return !slot.chunks.empty() || slot.done; };
+                    if (!ready() && shared.sleepers > 0) shared.for_workers.notify_all();
+                    shared.for_main.wait(lock, ready);
                     if (slot.chunks.empty()) {
                         polls = std::move(slot.polls);
                         break;
                     }
                     chunk = std::move(slot.chunks.front());
-                    slot.chunks.pop_front();
+                    slot.chunks.erase(slot.chunks.begin());
                     last = slot.done && slot.chunks.empty();
                     if (last) polls = std::move(slot.polls);
+                    wake = slot.worker_waits;  // room in this file's queue
                 }
-                shared.for_workers.notify_all();
+                if (wake) shared.for_workers.notify_all();
                 chunk.replay(target_, worker->sink.target_ids());
                 {
                     std::lock_guard lock(shared.mutex);
                     shared.give_back(std::move(chunk));
+                    wake = shared.wake_workers();
                 }
-                shared.for_workers.notify_all();
+                if (wake) shared.for_workers.notify_all();
                 if (last) break;
             }
             finish(i, polls);
         }
+        bool wake = false;
         {
             std::lock_guard lock(shared.mutex);
+            slot = Slot{};  // for file i + ahead
             shared.head = i + 1;
+            wake = shared.wake_workers();
         }
-        shared.for_workers.notify_all();
+        if (wake) shared.for_workers.notify_all();
     }
     {
         std::lock_guard lock(shared.mutex);
@@ -185,14 +215,16 @@ void ReaderPool::work(Worker& worker, Shared& shared) {
             while (true) {
                 if (shared.quit || shared.next >= shared.jobs.size()) return;
                 if (shared.next >= shared.head + shared.ahead) {
+                    ++shared.sleepers;
                     shared.for_workers.wait(lock);
+                    --shared.sleepers;
                     continue;
                 }
                 i = shared.next++;
-                if (shared.jobs[i].pooled && !shared.slots[i].taken) break;
+                if (shared.jobs[i].pooled && !shared.slot(i).taken) break;
             }
-            shared.slots[i].taken = true;
-            shared.slots[i].worker = &worker;
+            shared.slot(i).taken = true;
+            shared.slot(i).worker = &worker;
             shared.peak_lead = std::max(shared.peak_lead, i - shared.head);
         }
         parse(worker, shared, i);
@@ -202,16 +234,20 @@ void ReaderPool::work(Worker& worker, Shared& shared) {
 void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
     std::unique_ptr<SourceReader>& reader = *shared.jobs[i].reader;
     reader = (*shared.make)(i, worker.factory, worker.sink);
-    Slot& slot = shared.slots[i];
+    Slot& slot = shared.slot(i);
     PointRecording chunk;
     bool holding = false;  // whether `chunk` counts in Shared::chunks
     bool quit = false;
     // Waits for a chunk to record into, and while enough of this file is queued already.
     auto next_chunk = [&](std::unique_lock<std::mutex>& lock) {
+        ++shared.sleepers;
+        slot.worker_waits = true;
         shared.for_workers.wait(lock, [&] {
             return shared.quit ||
                    (slot.chunks.size() < limits_.chunks_ahead && shared.chunk_for(i));
         });
+        slot.worker_waits = false;
+        --shared.sleepers;
         quit = shared.quit;
         if (quit) return;
         chunk = shared.take_chunk();
