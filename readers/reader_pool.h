@@ -52,6 +52,11 @@ struct ReaderPoolLimits {
     // it: two threads on 2 CPUs were slower than one. A file in flight holds only its reader's
     // small state (the read buffer is per thread) and its recorded chunks (bounded by `chunks`).
     std::size_t files_ahead = 32;
+    // Once pool threads parsed `probe_files` files, they stop taking more when those averaged
+    // fewer than `min_points_a_file` points (series, texts and points recorded): such files
+    // cost the calling thread more handed over than read by itself (reader_pool.cpp).
+    std::size_t probe_files = 64;
+    std::size_t min_points_a_file = 2048;
 
     // A 32nd of a whole-process budget (`--memory`) for recordings in flight: part of the
     // eighth StoreLimits::for_process leaves outside the Store, which also pays for every
@@ -95,6 +100,8 @@ class ReaderPool {
     std::size_t peak_chunks() const { return peak_chunks_; }
     // The farthest past the file being replayed that a pool thread took a file (ditto).
     std::size_t peak_lead() const { return peak_lead_; }
+    // Files parsed on pool threads.
+    std::size_t pooled_files() const { return pooled_files_; }
 
   private:
     struct Worker;
@@ -109,6 +116,7 @@ class ReaderPool {
     std::vector<std::unique_ptr<Worker>> workers_;
     std::size_t peak_chunks_ = 0;
     std::size_t peak_lead_ = 0;
+    std::size_t pooled_files_ = 0;
 };
 
 }  // namespace runtop

@@ -216,6 +216,12 @@ void SourceSet::poll_pooled(const std::vector<Entry*>& entries,
         });
 }
 
+std::size_t SourceSet::pooled_files() const {
+    std::size_t n = 0;
+    for (const auto& pool : pools_) n += pool->pooled_files();
+    return n;
+}
+
 std::size_t SourceSet::pool_peak_lead() const {
     std::size_t peak = 0;
     for (const auto& pool : pools_) peak = std::max(peak, pool->peak_lead());

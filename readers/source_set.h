@@ -48,6 +48,7 @@ class SourceSet {
     // replayed that a pool thread took one (readers/reader_pool.h); 0 if none ran.
     std::size_t pool_peak_chunks() const;
     std::size_t pool_peak_lead() const;
+    std::size_t pooled_files() const;  // files parsed on pool threads
 
     // Live mode: starts a Watcher over the roots; its first report is every existing file.
     void watch(WatchOptions options);

@@ -243,6 +243,37 @@ TEST(ReaderPool, PoolThreadsTakeFilesWithinTheirWindow) {
     }
 }
 
+// msProbe's one CSV a step: files of a few points. Pool threads stop taking them once the first
+// ones said they are that small (handed over one by one they cost the calling thread more than
+// reading them), and the read is the one-thread read either way.
+TEST(ReaderPool, FilesTooSmallToHandOverAreLeftToTheCallingThread) {
+    TempDir dir;
+    ::testing::internal::CaptureStdout();
+    ASSERT_EQ(bench::write_msprobe_scale(dir / "steps", {8, 4, 40, 1}), 0);  // 320 files
+    ::testing::internal::GetCapturedStdout();
+    auto pooled = [&](ReaderPoolLimits limits, Read& out) {
+        testing::RecordingSink sink;
+        SourceSet sources(sink);
+        sources.add_root(RootSpec{"logs", dir / "steps"});
+        sources.rescan();
+        sources.set_reader_threads(2, limits);
+        sources.poll();
+        take(dir / "steps", sources, sink, out);
+        return sources.pooled_files();
+    };
+    const Read one = read(dir / "steps", 1);
+    EXPECT_EQ(one.totals.substr(0, 4), "320 ");  // every file read
+    ReaderPoolLimits limits;
+    limits.probe_files = 16;
+    Read small;
+    EXPECT_LE(pooled(limits, small), 16u + 2u);  // the probe, and the files then in hand
+    expect_same(one, small);
+    limits.min_points_a_file = 0;  // any file pays
+    Read every;
+    pooled(limits, every);
+    expect_same(one, every);
+}
+
 TEST(ReaderPool, LimitsAreAShareOfTheProcessBudget) {
     const ReaderPoolLimits small = ReaderPoolLimits::for_process(std::uint64_t{16} << 20);
     EXPECT_EQ(small.chunk_entries, 2048u);  // 64 KB chunks: eight of them in half a megabyte
