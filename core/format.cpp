@@ -73,15 +73,23 @@ void append_csv_field(std::string& out, std::string_view field) {
     out += '"';
 }
 
-void append_visible(std::string& out, std::string_view s) {
-    static const char* hex = "0123456789abcdef";
-    // Nearly every tag is printable ASCII: then it goes out as it is.
+namespace {
+
+// Printable ASCII only, as nearly every tag is: then it goes out as it is.
+bool printable_ascii(std::string_view s) {
     bool plain = true;
     for (char ch : s) {
         auto c = static_cast<unsigned char>(ch);
         plain &= c >= 0x20 && c < 0x7f;
     }
-    if (plain) {
+    return plain;
+}
+
+}  // namespace
+
+void append_visible(std::string& out, std::string_view s) {
+    static const char* hex = "0123456789abcdef";
+    if (printable_ascii(s)) {
         out += s;
         return;
     }
@@ -106,6 +114,10 @@ std::string visible(std::string_view s) {
     std::string out;
     append_visible(out, s);
     return out;
+}
+
+std::size_t visible_size(std::string_view s) {
+    return printable_ascii(s) ? s.size() : visible(s).size();
 }
 
 void append_json_string(std::string& out, std::string_view s) {

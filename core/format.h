@@ -22,6 +22,8 @@ void append_csv_field(std::string& out, std::string_view field);
 // \xNN escapes, so a tag can never move the cursor or change colours.
 void append_visible(std::string& out, std::string_view s);
 std::string visible(std::string_view s);
+// visible(s).size(), without making it when s is printable ASCII (nearly every tag).
+std::size_t visible_size(std::string_view s);
 // A JSON string literal with no control byte in it: every C0 control, DEL and C1 control
 // (U+0080..U+009F: U+009B is a one-byte CSI to some terminals) as \u00XX (\n, \r, \t as
 // such). A byte that is not UTF-8 becomes the lone low surrogate \udcXX, as Python's

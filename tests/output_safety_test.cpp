@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -123,8 +124,30 @@ std::set<std::string> json_tags(const std::vector<std::string>& docs, const char
 }
 
 TEST_F(OutputSafety, LsTextAndCsv) {
-    expect_safe({"ls", a()}, false);
-    expect_safe({"ls", "--format", "csv", a()}, false);
+    const std::string text = expect_safe({"ls", a()}, false);
+    const std::string csv = expect_safe({"ls", "--format", "csv", a()}, false);
+    // The text's columns are as wide as their widest cell, escapes counted as shown (ls finds
+    // the widths without formatting the rows): every line is that long (the last column is
+    // right-aligned), and the CSV has the same cells ('-' where it has none; no RESTARTS column).
+    std::size_t width[9] = {3, 4, 3, 6, 5, 4, 10, 6, 8};  // the headers
+    std::istringstream rows(csv);
+    std::string line;
+    std::getline(rows, line);  // its header
+    while (std::getline(rows, line)) {
+        std::istringstream cells(line);
+        std::string cell;
+        for (int c = 0; c < 8 && std::getline(cells, cell, ','); ++c)
+            width[c] = std::max(width[c], cell.empty() ? 1 : cell.size());
+    }
+    std::size_t expected = 2 * 8;
+    for (std::size_t w : width) expected += w;
+    std::istringstream lines(text);
+    int count = 0;
+    while (std::getline(lines, line)) {
+        EXPECT_EQ(line.size(), expected) << shown(line);
+        ++count;
+    }
+    EXPECT_EQ(count, 4);  // the header and three series
 }
 
 // A file still being written is named on stderr ("waiting: PATH: ..."): its path is untrusted.
