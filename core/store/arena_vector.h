@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <new>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -24,8 +26,8 @@ class ArenaVector {
     ArenaVector(ArenaVector&& o) noexcept
         : arena_(o.arena_),
           data_(std::exchange(o.data_, nullptr)),
-          size_(std::exchange(o.size_, 0)),
-          capacity_(std::exchange(o.capacity_, 0)) {}
+          size_(std::exchange(o.size_, 0u)),
+          capacity_(std::exchange(o.capacity_, 0u)) {}
     ArenaVector& operator=(ArenaVector&& o) noexcept {
         std::swap(arena_, o.arena_);
         std::swap(data_, o.data_);
@@ -56,17 +58,17 @@ class ArenaVector {
 
     // Grows by a quarter when full.
     void push_back(const T& value) {
-        if (size_ == capacity_) reallocate(capacity_ + capacity_ / 4 + 4);
+        if (size_ == capacity_) reallocate(std::size_t{capacity_} + capacity_ / 4 + 4);
         data_[size_++] = value;
     }
     void pop_back() { --size_; }
     void truncate(std::size_t n) {
-        if (n < size_) size_ = n;
+        if (n < size_) size_ = static_cast<std::uint32_t>(n);
     }
     // Removes [from, to), moving what follows down.
     void erase(std::size_t from, std::size_t to) {
         std::memmove(static_cast<void*>(data_ + from), data_ + to, (size_ - to) * sizeof(T));
-        size_ -= to - from;
+        size_ -= static_cast<std::uint32_t>(to - from);
     }
     void clear() { size_ = 0; }
     void shrink_to_fit() {
@@ -75,15 +77,18 @@ class ArenaVector {
 
   private:
     void reallocate(std::size_t capacity) {
+        if (capacity > UINT32_MAX) throw std::bad_alloc();  // as std::vector's length_error
         data_ = static_cast<T*>(arena_->reallocate(data_, capacity_ * sizeof(T), size_ * sizeof(T),
                                                    capacity * sizeof(T)));
-        capacity_ = capacity;
+        capacity_ = static_cast<std::uint32_t>(capacity);
     }
 
     PointArena* arena_;
     T* data_ = nullptr;
-    std::size_t size_ = 0;
-    std::size_t capacity_ = 0;
+    // 32 bits: a series has millions of these vectors' elements at most, and millions of series
+    // have two such vectors each (core/store/series.h).
+    std::uint32_t size_ = 0;
+    std::uint32_t capacity_ = 0;
 };
 
 }  // namespace runtop

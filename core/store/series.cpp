@@ -90,7 +90,7 @@ void Series::grow_tail(std::size_t capacity) {
     }
     arena.release(tail_, tail_cap_ * kTailPointBytes);
     tail_ = block;
-    tail_cap_ = static_cast<std::uint16_t>(capacity);
+    tail_cap_ = static_cast<std::uint8_t>(capacity);
 }
 
 void Series::make_room() {
@@ -222,7 +222,7 @@ std::uint64_t Series::truncate_from(std::int64_t step) {
             std::lower_bound(tail_steps(), tail_steps() + tail_len_, step) - tail_steps());
         dropped += tail_len_ - keep;
         count_ -= tail_len_ - keep;
-        tail_len_ = keep;
+        tail_len_ = static_cast<std::uint8_t>(keep);
     };
     cut_tail();
     if (tail_len_ == 0 && !summaries_.empty()) {

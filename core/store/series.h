@@ -247,9 +247,12 @@ class Series {
     SeriesId id_;
     std::uint32_t folded_ = 0;
     std::uint32_t sealed_head_ = 0;
-    std::uint16_t tail_len_ = 0;
-    std::uint16_t tail_cap_ = 0;
+    std::uint8_t tail_len_ = 0;  // at most kChunk
+    std::uint8_t tail_cap_ = 0;
     SourceId source_;
 };
+// Millions of series: what one costs beside its points is checked here (docs/design.md).
+static_assert(kChunk <= 0xff);
+static_assert(sizeof(Series) <= 128);
 
 }  // namespace runtop
