@@ -199,6 +199,8 @@ int cmd_ls(const Args& args) {
                  static_cast<unsigned long long>(t.bad_data_crc + t.undecodable),
                  static_cast<unsigned long long>(t.bad_rows),
                  static_cast<unsigned long long>(t.resyncs), problems_text(t, warnings).c_str());
+    if (std::string over = over_budget_text(store, memory_budget_text(args)); !over.empty())
+        std::fprintf(stderr, "runtop: %s\n", over.c_str());
     if (sources.readable_roots() == 0 || say_incomplete("ls", t)) return kExitError;
     return kExitOk;
 }

@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "app/compare_options.h"
 #include "app/inputs.h"
+#include "app/read_summary.h"
 #include "app/rules_file.h"
 #include "core/analysis/analyzer.h"
 #include "core/analysis/analyzing_sink.h"
@@ -134,6 +135,8 @@ int cmd_snapshot(const Args& args) {
     read_once(sources, selection->roots, *process_memory_from_args(args));  // checked above
     analyzer.finish();
     if (sources.readable_roots() == 0) return kExitError;
+    if (std::string over = over_budget_text(store, memory_budget_text(args)); !over.empty())
+        std::fprintf(stderr, "runtop: %s\n", over.c_str());
 
     // The sink reads the filter no more: the view takes it.
     model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"));

@@ -1,5 +1,6 @@
 #include "app/inputs.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include "core/format.h"
@@ -43,6 +44,11 @@ Result<std::uint64_t> process_memory_from_args(const Args& args) {
     Result<std::uint64_t> bytes = parse_memory_size(args.get("memory"));
     if (!bytes) return Error{"--memory: " + bytes.error().message};
     return *bytes;
+}
+
+std::string memory_budget_text(const Args& args) {
+    if (args.has("memory")) return "--memory " + args.get("memory");
+    return fmt::format("{} MiB by default", kDefaultProcessMemory >> 20);
 }
 
 Result<StoreLimits> store_limits_from_args(const Args& args) {

@@ -31,6 +31,8 @@ Result<StoreLimits> store_limits_from_args(const Args& args);
 // --memory's bytes: the whole process' budget, by default 1 GiB.
 inline constexpr std::uint64_t kDefaultProcessMemory = std::uint64_t{1} << 30;
 Result<std::uint64_t> process_memory_from_args(const Args& args);
+// The budget as the user set it, for messages: "--memory 256M", or "1024 MiB by default".
+std::string memory_budget_text(const Args& args);
 
 // Reads every file under the roots once into the source set's sink, printing its warnings and
 // a "waiting:" line for each file whose last record is incomplete (a live writer, or a torn

@@ -27,6 +27,16 @@ std::string kept_text(const PointCounts& c) {
                        c.read > c.kept ? c.read - c.kept : 0);
 }
 
+std::string over_budget_text(const Store& store, const std::string& budget) {
+    const std::uint64_t held = store.memory_bytes() + store.outside_bytes();
+    if (held <= store.limits().memory_bytes) return {};
+    return fmt::format(
+        "{} series need more than the memory budget ({}): {:.1f} MB that no budget folds (each "
+        "series' key and last point, and the rules' state); older points are folded as far as "
+        "they go",
+        store.series_count(), budget, static_cast<double>(held) / 1e6);
+}
+
 std::string problems_text(const IngestTotals& t, std::size_t warnings) {
     return fmt::format("{} unreadable, {} waiting, {} warning{}", unreadable_count(t),
                        t.pending_files, warnings, warnings == 1 ? "" : "s");

@@ -35,6 +35,11 @@ std::string kept_text(const PointCounts& counts);
 // "U unreadable, P waiting, W warnings"
 std::string problems_text(const IngestTotals& totals, std::size_t warnings);
 
+// When the Store, folded as far as it goes, still holds more than its budget: what no budget
+// folds (each series' key, rule state and last point) is over it. One line for stderr, naming
+// the budget (memory_budget_text()) and what the series hold; "" when within it.
+std::string over_budget_text(const Store& store, const std::string& budget);
+
 // Files and directories under the roots that could not be opened or read.
 inline std::uint64_t unreadable_count(const IngestTotals& t) {
     return t.unreadable_files + t.unreadable_dirs;

@@ -43,6 +43,32 @@ TEST(CliMemory, LsUnderATinyBudgetPrintsWhatItPrintsWithout) {
     EXPECT_EQ(text.exit_code, 0) << text.err;
 }
 
+// More series than a budget holds even folded (each keeps its key and last point): ls and
+// snapshot still show every one, and say that the budget is below what they need; within the
+// budget they say nothing of it.
+TEST(CliMemory, ABudgetBelowWhatTheSeriesNeedIsSaid) {
+    TempDir dir;
+    testing::make_dirs(dir / "run");
+    std::string bytes = frame_record(events::file_version(1000));
+    for (int tag = 0; tag < 2000; ++tag)
+        for (int step = 0; step < 3; ++step)
+            bytes += frame_record(
+                events::simple_scalar("grad/layer" + std::to_string(tag), 1.0f, step, 1e9 + step));
+    testing::write_file(dir / "run/events.out.tfevents.1.host", bytes);
+    const std::string said = "2000 series need more than the memory budget (--memory 64K): ";
+    for (const char* command : {"ls", "snapshot"}) {
+        auto small = run_runtop({command, "--memory", "64K", dir / "run"});
+        EXPECT_EQ(small.exit_code, 0) << command << ": " << small.err;
+        EXPECT_NE(small.err.find(said), std::string::npos) << command << ": " << small.err;
+        auto plain = run_runtop({command, dir / "run"});
+        EXPECT_EQ(plain.exit_code, 0) << command << ": " << plain.err;
+        EXPECT_EQ(plain.err.find("need more than the memory budget"), std::string::npos)
+            << command << ": " << plain.err;
+    }
+    auto listed = run_runtop({"ls", "--format", "csv", "--memory", "64K", dir / "run"});
+    EXPECT_NE(listed.out.find("run,,grad/layer1999,3,0,2,1,"), std::string::npos) << listed.out;
+}
+
 TEST(CliMemory, BadSizesAreUsageErrors) {
     TempDir dir;
     for (const char* size : {"0", "-1G", "lots", "1Q"}) {
