@@ -61,6 +61,7 @@ struct ReaderPool::Shared {
     // takes file i before the replay is past file i - ahead, whose slot is then cleared).
     std::vector<Slot> slots;
     Slot& slot(std::size_t job) { return slots[job % slots.size()]; }
+    const Slot& slot(std::size_t job) const { return slots[job % slots.size()]; }
     std::mutex mutex;
     std::condition_variable for_main;     // a chunk or a file's end arrived
     std::condition_variable for_workers;  // the replayed file moved on, or a chunk came back
@@ -71,8 +72,7 @@ struct ReaderPool::Shared {
     // memory. The last one is kept for the file being replayed, so it can always move on.
     std::size_t chunks = 0;
     std::size_t max_chunks = 0;
-    std::size_t peak_chunks = 0;
-    std::size_t peak_lead = 0;          // the most jobs past `head` a pool thread took one
+    ReaderPool::Stats stats;            // of this run
     std::vector<PointRecording> spare;  // replayed chunks, emptied: reused, not paged in anew
     bool quit = false;
     // Pool threads waiting on for_workers, and how much room wakes them (see wake_workers).
@@ -82,8 +82,7 @@ struct ReaderPool::Shared {
 
     // Files parsed on pool threads and what they recorded: files too small to pay for their
     // hand-over are then left to the calling thread (small_files()).
-    std::size_t pooled_files = 0;
-    std::uint64_t pooled_entries = 0;
+    std::uint64_t pooled_entries = 0;  // beside stats.pooled_files
     std::size_t probe_files = 0;
     std::size_t min_entries = 0;
 
@@ -91,7 +90,8 @@ struct ReaderPool::Shared {
     // one by one, they kept the calling thread (which stores every point) busier than reading
     // them itself (256k files of 320 points on 2 CPUs: 1.1x the time of one thread).
     bool small_files() const {
-        return pooled_files >= probe_files && pooled_entries < pooled_files * min_entries;
+        return stats.pooled_files >= probe_files &&
+               pooled_entries < stats.pooled_files * min_entries;
     }
     std::size_t free_chunks() const { return spare.size() + (max_chunks - chunks); }
     // Under the lock, after the calling thread made room (a chunk back, the head moved on):
@@ -101,17 +101,16 @@ struct ReaderPool::Shared {
     // thread). The calling thread wakes them in any case before it waits itself.
     bool wake_workers() const {
         if (sleepers == 0) return false;
-        if (head < jobs.size() && slots[head % slots.size()].worker_waits) return true;
+        if (head < jobs.size() && slot(head).worker_waits) return true;
         return free_chunks() >= wake_chunks && head + ahead >= next + wake_files;
     }
 
     bool chunk_for(std::size_t job) const {  // under the lock
-        const std::size_t available = spare.size() + (max_chunks - chunks);
-        return available > (job == head ? 0u : 1u);
+        return free_chunks() > (job == head ? 0u : 1u);
     }
     PointRecording take_chunk() {  // under the lock, once chunk_for() said yes
         if (spare.empty()) {
-            peak_chunks = std::max(peak_chunks, ++chunks);
+            stats.peak_chunks = std::max(stats.peak_chunks, ++chunks);
             return PointRecording();
         }
         PointRecording chunk = std::move(spare.back());
@@ -214,9 +213,7 @@ void ReaderPool::run(std::vector<Job> jobs, const MakeReader& make, const ReadHe
         w->thread.join();
         w->sink.record_into(nullptr);
     }
-    peak_chunks_ = std::max(peak_chunks_, shared.peak_chunks);
-    peak_lead_ = std::max(peak_lead_, shared.peak_lead);
-    pooled_files_ += shared.pooled_files;
+    stats_.add(shared.stats);
 }
 
 void ReaderPool::work(Worker& worker, Shared& shared) {
@@ -242,7 +239,7 @@ void ReaderPool::work(Worker& worker, Shared& shared) {
             }
             shared.slot(i).taken = true;
             shared.slot(i).worker = &worker;
-            shared.peak_lead = std::max(shared.peak_lead, i - shared.head);
+            shared.stats.peak_lead = std::max(shared.stats.peak_lead, i - shared.head);
         }
         parse(worker, shared, i);
     }
@@ -280,7 +277,7 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
         std::unique_lock lock(shared.mutex);
         recorded += chunk.size();
         if (done) {
-            ++shared.pooled_files;
+            ++shared.stats.pooled_files;
             shared.pooled_entries += recorded;
         }
         if (!chunk.empty()) {

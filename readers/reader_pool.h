@@ -15,6 +15,7 @@
 // Limits::chunks chunks (the last one free is kept for the file being replayed).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -96,12 +97,19 @@ class ReaderPool {
     // forward to the target directly: polling them again is one-thread reading as usual.
     void run(std::vector<Job> jobs, const MakeReader& make, const ReadHere& read_here,
              const Finish& finish);
-    // The most chunks that existed at once (tests check the bound).
-    std::size_t peak_chunks() const { return peak_chunks_; }
-    // The farthest past the file being replayed that a pool thread took a file (ditto).
-    std::size_t peak_lead() const { return peak_lead_; }
-    // Files parsed on pool threads.
-    std::size_t pooled_files() const { return pooled_files_; }
+    // What its runs did, for tests to check the bounds.
+    struct Stats {
+        std::size_t peak_chunks = 0;   // the most chunks that existed at once
+        std::size_t peak_lead = 0;     // the farthest past the replayed file a pool thread took one
+        std::size_t pooled_files = 0;  // files parsed on pool threads
+        // Another run's (or pool's): peaks the larger, counts added.
+        void add(const Stats& o) {
+            peak_chunks = std::max(peak_chunks, o.peak_chunks);
+            peak_lead = std::max(peak_lead, o.peak_lead);
+            pooled_files += o.pooled_files;
+        }
+    };
+    const Stats& stats() const { return stats_; }
 
   private:
     struct Worker;
@@ -114,9 +122,7 @@ class ReaderPool {
     const std::function<bool()>& stop_;
     Limits limits_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    std::size_t peak_chunks_ = 0;
-    std::size_t peak_lead_ = 0;
-    std::size_t pooled_files_ = 0;
+    Stats stats_;
 };
 
 }  // namespace runtop

@@ -216,22 +216,10 @@ void SourceSet::poll_pooled(const std::vector<Entry*>& entries,
         });
 }
 
-std::size_t SourceSet::pooled_files() const {
-    std::size_t n = 0;
-    for (const auto& pool : pools_) n += pool->pooled_files();
-    return n;
-}
-
-std::size_t SourceSet::pool_peak_lead() const {
-    std::size_t peak = 0;
-    for (const auto& pool : pools_) peak = std::max(peak, pool->peak_lead());
-    return peak;
-}
-
-std::size_t SourceSet::pool_peak_chunks() const {
-    std::size_t peak = 0;
-    for (const auto& pool : pools_) peak = std::max(peak, pool->peak_chunks());
-    return peak;
+ReaderPool::Stats SourceSet::pool_stats() const {
+    ReaderPool::Stats all;
+    for (const auto& pool : pools_) all.add(pool->stats());
+    return all;
 }
 
 void SourceSet::follow_renames(const std::vector<FileEvent>& events) {

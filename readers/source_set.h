@@ -44,11 +44,8 @@ class SourceSet {
         reader_threads_ = n;
         pool_limits_ = limits;
     }
-    // The most chunks a reader pool held at once, and the farthest past the file being
-    // replayed that a pool thread took one (readers/reader_pool.h); 0 if none ran.
-    std::size_t pool_peak_chunks() const;
-    std::size_t pool_peak_lead() const;
-    std::size_t pooled_files() const;  // files parsed on pool threads
+    // What its reader pools did, together (readers/reader_pool.h); zeros if none ran.
+    ReaderPool::Stats pool_stats() const;
 
     // Live mode: starts a Watcher over the roots; its first report is every existing file.
     void watch(WatchOptions options);

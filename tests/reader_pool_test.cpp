@@ -112,8 +112,7 @@ struct Read {
     std::vector<std::string> messages;
     std::vector<std::string> pending;
     std::string totals;
-    std::size_t peak_chunks = 0;  // the most chunks the pool held at once
-    std::size_t peak_lead = 0;    // the farthest past the replayed file a pool thread took one
+    ReaderPool::Stats pool;  // what the pools did
 };
 
 std::string key_text(const SeriesKey& key) {
@@ -161,8 +160,7 @@ Read read(const std::string& root, std::size_t threads, ReaderPool::Limits limit
     sources.set_reader_threads(threads, limits);
     sources.poll();
     Read out;
-    out.peak_chunks = sources.pool_peak_chunks();
-    out.peak_lead = sources.pool_peak_lead();
+    out.pool = sources.pool_stats();
     take(root, sources, sink, out);
     if (!grow) return out;
     // Grown, then cut back to their size: the tree is left as it was found.
@@ -216,12 +214,12 @@ TEST(ReaderPool, ChunksInFlightStayWithinTheLimit) {
     TempDir dir;
     write_tree(dir / "tree");
     const Read one = read(dir / "tree", 1);
-    EXPECT_EQ(one.peak_chunks, 0u);
+    EXPECT_EQ(one.pool.peak_chunks, 0u);
     for (const auto& [threads, chunks, bound] :
          {std::tuple{2u, 3u, 3u}, {4u, 5u, 5u}, {4u, 1u, 5u}, {2u, 8u, 8u}}) {
         const Read pooled = read(dir / "tree", threads, {64, 2, chunks});
         expect_same(one, pooled);
-        EXPECT_LE(pooled.peak_chunks, bound) << threads << " threads, " << chunks << " chunks";
+        EXPECT_LE(pooled.pool.peak_chunks, bound) << threads << " threads, " << chunks << " chunks";
     }
 }
 
@@ -231,14 +229,14 @@ TEST(ReaderPool, PoolThreadsTakeFilesWithinTheirWindow) {
     TempDir dir;
     write_tree(dir / "tree");
     const Read one = read(dir / "tree", 1);
-    EXPECT_EQ(one.peak_lead, 0u);
+    EXPECT_EQ(one.pool.peak_lead, 0u);
     for (const auto& [threads, window] : {std::pair{2u, 1u}, {2u, 3u}, {4u, 6u}, {3u, 32u}}) {
         ReaderPoolLimits limits;
         limits.files_ahead = window;
         const Read pooled = read(dir / "tree", threads, limits);
         expect_same(one, pooled);
         // Never fewer than one file a pool thread.
-        EXPECT_LT(pooled.peak_lead, std::max<std::size_t>(window, threads))
+        EXPECT_LT(pooled.pool.peak_lead, std::max<std::size_t>(window, threads))
             << threads << " threads, " << window << " files ahead";
     }
 }
@@ -251,27 +249,15 @@ TEST(ReaderPool, FilesTooSmallToHandOverAreLeftToTheCallingThread) {
     ::testing::internal::CaptureStdout();
     ASSERT_EQ(bench::write_msprobe_scale(dir / "steps", {8, 4, 40, 1}), 0);  // 320 files
     ::testing::internal::GetCapturedStdout();
-    auto pooled = [&](ReaderPoolLimits limits, Read& out) {
-        testing::RecordingSink sink;
-        SourceSet sources(sink);
-        sources.add_root(RootSpec{"logs", dir / "steps"});
-        sources.rescan();
-        sources.set_reader_threads(2, limits);
-        sources.poll();
-        take(dir / "steps", sources, sink, out);
-        return sources.pooled_files();
-    };
     const Read one = read(dir / "steps", 1);
     EXPECT_EQ(one.totals.substr(0, 4), "320 ");  // every file read
     ReaderPoolLimits limits;
     limits.probe_files = 16;
-    Read small;
-    EXPECT_LE(pooled(limits, small), 16u + 2u);  // the probe, and the files then in hand
+    const Read small = read(dir / "steps", 2, limits);
+    EXPECT_LE(small.pool.pooled_files, 16u + 2u);  // the probe, and the files then in hand
     expect_same(one, small);
     limits.min_points_a_file = 0;  // any file pays
-    Read every;
-    pooled(limits, every);
-    expect_same(one, every);
+    expect_same(one, read(dir / "steps", 2, limits));
 }
 
 TEST(ReaderPool, LimitsAreAShareOfTheProcessBudget) {
