@@ -2,14 +2,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <functional>
 
 #include "app/commands.h"
 #include "app/inputs.h"
+#include "app/ordered_blocks.h"
 #include "app/read_summary.h"
 #include "core/filtering_sink.h"
 #include "core/format.h"
 #include "core/store/store.h"
+#include "readers/reader_pool.h"
 
 namespace runtop {
 
@@ -108,49 +112,78 @@ class Row {
     std::vector<std::size_t> ends_;  // where each cell ends
 };
 
-void print_text(const Store& store, const std::vector<SeriesId>& ids, std::string& out) {
-    std::size_t width[kColumns];
-    for (int c = 0; c < kColumns; ++c) width[c] = std::string_view(kHeads[c]).size();
-    Row row;
-    for (SeriesId id : ids) {
-        std::size_t w[kColumns];
-        row.widths(store.at(id), w);
-        for (int c = 0; c < kColumns; ++c) width[c] = std::max(width[c], w[c]);
-    }
-    auto line = [&](auto cell) {
-        for (int c = 0; c < kColumns; ++c) {
-            std::string_view text = cell(c);
-            bool right = c == 1 || (c >= 3 && c <= 6) || c == 8;
-            std::size_t pad = width[c] - std::min(width[c], text.size());
-            if (right) out.append(pad, ' ');
-            out += text;
-            if (!right && c != kColumns - 1) out.append(pad, ' ');
-            if (c != kColumns - 1) out += "  ";
-        }
-        out += '\n';
-        flush_output(out, false);
-    };
-    line([](int c) { return std::string_view(kHeads[c]); });
-    for (SeriesId id : ids) {
-        row.format(store.at(id));
-        line([&](int c) { return row.cell(c); });
-    }
+// Rows a block: formatted together on one thread, written together.
+constexpr std::size_t kBlockRows = 4096;
+
+std::size_t blocks(const std::vector<SeriesId>& ids) {
+    return (ids.size() + kBlockRows - 1) / kBlockRows;
 }
 
-void print_csv(const Store& store, const std::vector<SeriesId>& ids, std::string& out) {
+// Rows in blocks of kBlockRows, `row(id, text)` appending one: on `threads` threads, in order.
+void print_rows(const std::vector<SeriesId>& ids, std::size_t threads, std::string& out,
+                const std::function<void(Row& row, SeriesId id, std::string& text)>& row) {
+    make_in_order(
+        blocks(ids), threads,
+        [&](std::size_t b, std::string& text) {
+            Row r;
+            const std::size_t end = std::min(ids.size(), (b + 1) * kBlockRows);
+            for (std::size_t i = b * kBlockRows; i < end; ++i) row(r, ids[i], text);
+        },
+        [&](std::string& text) {
+            out += text;
+            flush_output(out, false);
+        });
+}
+
+void print_text(const Store& store, const std::vector<SeriesId>& ids, std::size_t threads,
+                std::string& out) {
+    std::size_t width[kColumns];
+    for (int c = 0; c < kColumns; ++c) width[c] = std::string_view(kHeads[c]).size();
+    std::vector<std::array<std::size_t, kColumns>> part_widths(std::max<std::size_t>(1, threads));
+    in_parts(ids.size(), threads, [&](std::size_t k, std::size_t begin, std::size_t end) {
+        std::array<std::size_t, kColumns>& pw = part_widths[k];
+        pw.fill(0);
+        Row row;
+        for (std::size_t i = begin; i < end; ++i) {
+            std::size_t w[kColumns];
+            row.widths(store.at(ids[i]), w);
+            for (int c = 0; c < kColumns; ++c) pw[c] = std::max(pw[c], w[c]);
+        }
+    });
+    for (const auto& pw : part_widths)
+        for (int c = 0; c < kColumns; ++c) width[c] = std::max(width[c], pw[c]);
+    auto line = [&](std::string& text, auto cell) {
+        for (int c = 0; c < kColumns; ++c) {
+            std::string_view cell_text = cell(c);
+            bool right = c == 1 || (c >= 3 && c <= 6) || c == 8;
+            std::size_t pad = width[c] - std::min(width[c], cell_text.size());
+            if (right) text.append(pad, ' ');
+            text += cell_text;
+            if (!right && c != kColumns - 1) text.append(pad, ' ');
+            if (c != kColumns - 1) text += "  ";
+        }
+        text += '\n';
+    };
+    line(out, [](int c) { return std::string_view(kHeads[c]); });
+    print_rows(ids, threads, out, [&](Row& row, SeriesId id, std::string& text) {
+        row.format(store.at(id));
+        line(text, [&](int c) { return row.cell(c); });
+    });
+}
+
+void print_csv(const Store& store, const std::vector<SeriesId>& ids, std::size_t threads,
+               std::string& out) {
     out += "run,rank,tag,points,first_step,last_step,last_value,source\n";
-    Row row;
-    for (SeriesId id : ids) {
+    print_rows(ids, threads, out, [&](Row& row, SeriesId id, std::string& text) {
         row.format(store.at(id));
         for (int c = 0; c < kColumns - 1; ++c) {  // no RESTARTS column in the csv contract
-            if (c) out += ',';
+            if (c) text += ',';
             std::string_view cell = row.cell(c);
             if (cell == "-" && (c == 1 || (c >= 4 && c <= 6))) cell = {};  // unknown: empty
-            append_csv_field(out, cell);
+            append_csv_field(text, cell);
         }
-        out += '\n';
-        flush_output(out, false);
-    }
+        text += '\n';
+    });
 }
 
 }  // namespace
@@ -179,11 +212,13 @@ int cmd_ls(const Args& args) {
     std::size_t warnings = read_once(sources, selection->roots, *process_memory_from_args(args));
 
     const std::vector<SeriesId> ids = store.sorted_ids();
+    // Rows are formatted on the cores the readers used.
+    const std::size_t threads = default_reader_threads();
     std::string out;
     if (format == "csv")
-        print_csv(store, ids, out);
+        print_csv(store, ids, threads, out);
     else
-        print_text(store, ids, out);
+        print_text(store, ids, threads, out);
     flush_output(out, true);
 
     const IngestTotals t = sources.totals();

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -97,6 +98,18 @@ CommandResult run_runtop(const std::vector<std::string>& args, const RunOptions&
         ::close(out);
         ::close(err);
         if (options.max_open_files != 0 && ::setrlimit(RLIMIT_NOFILE, &files) != 0) ::_exit(125);
+        if (options.cpus != 0) {
+            cpu_set_t allowed, chosen;
+            CPU_ZERO(&chosen);
+            if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) ::_exit(124);
+            std::size_t taken = 0;
+            for (int c = 0; c < CPU_SETSIZE && taken < options.cpus; ++c)
+                if (CPU_ISSET(c, &allowed)) {
+                    CPU_SET(c, &chosen);
+                    ++taken;
+                }
+            if (::sched_setaffinity(0, sizeof chosen, &chosen) != 0) ::_exit(124);
+        }
         // The output files stay open across the switch: nobody needs no access to them.
         if (options.as_nobody &&
             (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0))
@@ -114,6 +127,12 @@ CommandResult run_runtop(const std::vector<std::string>& args, const RunOptions&
     ::wait4(pid, &status, 0, &usage);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out_path),
             read_file(err_path), usage.ru_maxrss};
+}
+
+std::size_t usable_cpus() {
+    cpu_set_t set;
+    if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return static_cast<std::size_t>(CPU_COUNT(&set));
 }
 
 CommandResult run_runtop_as_nobody(const std::vector<std::string>& args) {

@@ -70,7 +70,10 @@ struct CommandResult {
 struct RunOptions {
     std::uint64_t max_open_files = 0;  // RLIMIT_NOFILE of the child; 0: inherited
     bool as_nobody = false;            // see run_runtop_as_nobody()
+    std::size_t cpus = 0;  // runs on the first this many CPUs it may use (as taskset); 0: all
 };
+// The CPUs this process may run on (taskset counts).
+std::size_t usable_cpus();
 // The runtop binary the tests drive: this build's, or $RUNTOP_TEST_BINARY when set (`make
 // test-portable` runs the same tests against the static runtop-portable).
 std::string runtop_binary();
