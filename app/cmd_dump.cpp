@@ -5,13 +5,14 @@
 #include <utility>
 
 #include "app/commands.h"
+#include "app/dump_text.h"
 #include "app/inputs.h"
 #include "app/read_summary.h"
 #include "app/signals.h"
 #include "core/filtering_sink.h"
 #include "core/format.h"
-#include "core/json/json_writer.h"
 #include "core/store/store.h"
+#include "readers/reader_pool.h"
 
 namespace runtop {
 
@@ -32,42 +33,18 @@ namespace {
 // Even with nothing due, wake up now and then: a stop request between two checks is seen.
 constexpr int kMaxWaitMs = 1000;
 
+// Lines written as points come (--follow).
 class RowWriter {
   public:
-    explicit RowWriter(bool jsonl) : jsonl_(jsonl) {
-        if (!jsonl_) out_ += "run,rank,tag,step,wall_time,value\n";
-    }
+    explicit RowWriter(DumpFormat format) : format_(format), out_(dump_header(format)) {}
     void row(const SeriesKeyRef& key, const Point& p) {
-        if (jsonl_) {
-            JsonWriter w(out_);
-            w.begin_object().key("run").string(key.run).key("rank");
-            key.rank == kNoRank ? w.null() : w.integer(key.rank);
-            w.key("tag").string(key.tag);
-            w.key("step").integer(p.step);
-            w.key("wall_time").number_shortest(p.wall_time);
-            w.key("value").number(p.value);
-            w.end_object();
-            out_ += '\n';
-        } else {
-            append_csv_field(out_, visible(key.run));
-            out_ += ',';
-            if (key.rank != kNoRank) out_ += std::to_string(key.rank);
-            out_ += ',';
-            append_csv_field(out_, visible(key.tag));
-            out_ += ',';
-            out_ += std::to_string(p.step);
-            out_ += ',';
-            append_shortest(out_, p.wall_time);
-            out_ += ',';
-            append_value(out_, p.value);
-            out_ += '\n';
-        }
+        append_dump_line(out_, format_, key, p);
         flush_output(out_, false);
     }
     void flush() { flush_output(out_, true); }
 
   private:
-    bool jsonl_;
+    DumpFormat format_;
     std::string out_;
 };
 
@@ -136,7 +113,7 @@ int cmd_dump(const Args& args) {
         return kExitError;
     }
     const SeriesFilter& filter = selection->filter;
-    RowWriter writer(format == "jsonl");
+    const DumpFormat dump_format = format == "jsonl" ? DumpFormat::kJsonl : DumpFormat::kCsv;
     if (args.has("poll") && !args.has("follow")) {
         std::fprintf(stderr, "runtop dump: --poll only applies with --follow\n");
         return kExitError;
@@ -154,6 +131,7 @@ int cmd_dump(const Args& args) {
                 options.poll_interval_ms = static_cast<int>(*ms);
             }
         }
+        RowWriter writer(dump_format);
         return follow(selection->roots, filter, writer, std::move(options));
     }
 
@@ -161,11 +139,8 @@ int cmd_dump(const Args& args) {
     FilteringSink selected(filter, store);
     SourceSet sources(selected);
     const std::size_t warnings = read_once(sources, selection->roots);
-    for (SeriesId id : store.sorted_ids()) {
-        const Series& s = store.at(id);
-        for (std::size_t i = 0; i < s.retained(); ++i) writer.row(s.key(), s.point(i));
-    }
-    writer.flush();
+    // Lines are made on the cores the readers used.
+    dump_points(store, store.sorted_ids(), dump_format, default_reader_threads());
     // On stderr, so stdout stays pure data; the words ls and check use (app/read_summary.h):
     // the rows printed are the points kept.
     const IngestTotals t = sources.totals();

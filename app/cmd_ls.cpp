@@ -129,10 +129,7 @@ void print_rows(const std::vector<SeriesId>& ids, std::size_t threads, std::stri
             const std::size_t end = std::min(ids.size(), (b + 1) * kBlockRows);
             for (std::size_t i = b * kBlockRows; i < end; ++i) row(r, ids[i], text);
         },
-        [&](std::string& text) {
-            out += text;
-            flush_output(out, false);
-        });
+        [&](std::string& text) { write_block(out, text); });
 }
 
 void print_text(const Store& store, const std::vector<SeriesId>& ids, std::size_t threads,

@@ -88,4 +88,13 @@ void flush_output(std::string& out, bool force) {
     if (force) std::fflush(stdout);
 }
 
+void write_block(std::string& out, const std::string& block) {
+    if (out.empty()) {
+        std::fwrite(block.data(), 1, block.size(), stdout);
+        return;
+    }
+    out += block;
+    flush_output(out, false);
+}
+
 }  // namespace runtop

@@ -46,5 +46,7 @@ std::size_t print_messages(SourceSet& sources, std::FILE* err);
 
 // Writes the buffer to stdout when it is large (or always with `force`).
 void flush_output(std::string& out, bool force);
+// Adds a block of text to what `out` buffers: written as is (not copied) when `out` is empty.
+void write_block(std::string& out, const std::string& block);
 
 }  // namespace runtop

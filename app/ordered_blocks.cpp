@@ -29,11 +29,6 @@ void make_in_order(std::size_t count, std::size_t threads,
     std::condition_variable changed;
     std::size_t next = 0;     // the next block no thread took yet
     std::size_t emitted = 0;  // blocks emitted
-    auto made = [&](std::size_t b) {
-        std::lock_guard lock(mutex);
-        ready[b % ring] = 1;
-        changed.notify_all();
-    };
     auto helper = [&] {
         while (true) {
             std::size_t b;
@@ -44,23 +39,31 @@ void make_in_order(std::size_t count, std::size_t threads,
                 b = next++;
             }
             make(b, texts[b % ring]);
-            made(b);
+            std::lock_guard lock(mutex);
+            ready[b % ring] = 1;
+            changed.notify_all();
         }
     };
     std::vector<std::thread> helpers;
     for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(helper);
     for (std::size_t b = 0; b < count; ++b) {
-        bool mine = false;
         {
+            // While block b is not made, make the next one nobody took (b itself, if so):
+            // waiting here while a helper took every block would leave this thread idle.
             std::unique_lock lock(mutex);
-            if (next == b) {  // nobody took it yet: make it here rather than wait
-                next = b + 1;
-                mine = true;
-            } else {
-                changed.wait(lock, [&] { return ready[b % ring] != 0; });
+            while (!ready[b % ring]) {
+                if (next < count && next < emitted + ring) {
+                    const std::size_t j = next++;
+                    lock.unlock();
+                    make(j, texts[j % ring]);
+                    lock.lock();
+                    ready[j % ring] = 1;
+                    changed.notify_all();
+                } else {
+                    changed.wait(lock);
+                }
             }
         }
-        if (mine) make(b, texts[b % ring]);
         emit(texts[b % ring]);
         texts[b % ring].clear();
         std::lock_guard lock(mutex);

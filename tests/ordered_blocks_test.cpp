@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -101,6 +103,58 @@ TEST(OrderedBlocks, LsPrintsTheSameOnOneCpuAsOnAll) {
         EXPECT_NE(all.err.find("9000 series"), std::string::npos) << all.err;
         EXPECT_EQ(all.out, single.out) << format;
     }
+}
+
+// dump cuts a series longer than a block (32k points) and packs short ones together: every
+// point comes once, in step order within its series, series in key order, the same bytes on
+// one CPU as on all.
+TEST(OrderedBlocks, DumpPrintsEveryPointOnceInOrderOnAnyNumberOfCpus) {
+    testing::TempDir dir;
+    testing::make_dirs(dir / "run");
+    constexpr int kLong = 70000;  // three blocks' worth for each of the long series
+    std::string csv = "step,a_long,b_long,c_short\n";
+    for (int s = 0; s < kLong; ++s)
+        csv += std::to_string(s) + "," + std::to_string(s) + ".25," + std::to_string(-s) + ".5," +
+               (s < 3 ? std::to_string(s * 10) : std::string()) + "\n";
+    testing::write_file(dir / "run/metrics.csv", csv);
+    testing::write_file(dir / "run/other.csv", "step,z\n1,1.5\n2,nan\n3,inf\n");
+    testing::RunOptions one;
+    one.cpus = 1;
+    for (const char* format : {"csv", "jsonl"}) {
+        const testing::CommandResult all =
+            testing::run_runtop({"dump", "--format", format, dir.path()});
+        const testing::CommandResult single =
+            testing::run_runtop({"dump", "--format", format, dir.path()}, one);
+        ASSERT_EQ(all.exit_code, 0) << all.err;
+        ASSERT_EQ(single.exit_code, 0) << single.err;
+        EXPECT_EQ(all.out, single.out) << format;
+    }
+    const std::string out = testing::run_runtop({"dump", dir.path()}).out;
+    std::istringstream lines(out);
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, "run,rank,tag,step,wall_time,value");
+    // tag -> the steps and values seen, in order
+    std::vector<std::string> tags;
+    std::map<std::string, std::vector<std::pair<long, std::string>>> seen;
+    while (std::getline(lines, line)) {
+        std::vector<std::string> cells;
+        std::istringstream fields(line);
+        for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+        ASSERT_EQ(cells.size(), 6u) << line;
+        if (tags.empty() || tags.back() != cells[2]) tags.push_back(cells[2]);
+        seen[cells[2]].emplace_back(std::stol(cells[3]), cells[5]);
+    }
+    EXPECT_EQ(tags, (std::vector<std::string>{"a_long", "b_long", "c_short", "z"}));
+    ASSERT_EQ(seen["a_long"].size(), static_cast<std::size_t>(kLong));
+    ASSERT_EQ(seen["b_long"].size(), static_cast<std::size_t>(kLong));
+    for (int s = 0; s < kLong; ++s) {
+        EXPECT_EQ(seen["a_long"][s], std::make_pair(long{s}, std::to_string(s) + ".25"));
+        EXPECT_EQ(seen["b_long"][s].second, (s ? "-" : "") + std::to_string(s) + ".5");
+    }
+    EXPECT_EQ(seen["c_short"].size(), 3u);
+    EXPECT_EQ(seen["z"],
+              (std::vector<std::pair<long, std::string>>{{1, "1.5"}, {2, "nan"}, {3, "inf"}}));
 }
 
 }  // namespace
