@@ -115,21 +115,16 @@ class Row {
 // Rows a block: formatted together on one thread, written together.
 constexpr std::size_t kBlockRows = 4096;
 
-std::size_t blocks(const std::vector<SeriesId>& ids) {
-    return (ids.size() + kBlockRows - 1) / kBlockRows;
-}
-
 // Rows in blocks of kBlockRows, `row(id, text)` appending one: on `threads` threads, in order.
 void print_rows(const std::vector<SeriesId>& ids, std::size_t threads, std::string& out,
                 const std::function<void(Row& row, SeriesId id, std::string& text)>& row) {
-    make_in_order(
-        blocks(ids), threads,
-        [&](std::size_t b, std::string& text) {
-            Row r;
-            const std::size_t end = std::min(ids.size(), (b + 1) * kBlockRows);
-            for (std::size_t i = b * kBlockRows; i < end; ++i) row(r, ids[i], text);
-        },
-        [&](std::string& text) { write_block(out, text); });
+    make_in_order((ids.size() + kBlockRows - 1) / kBlockRows, threads,
+                  [&](std::size_t b, std::string& text) {
+                      Row r;
+                      const std::size_t end = std::min(ids.size(), (b + 1) * kBlockRows);
+                      for (std::size_t i = b * kBlockRows; i < end; ++i) row(r, ids[i], text);
+                  },
+                  [&](std::string& text) { write_block(out, text); });
 }
 
 void print_text(const Store& store, const std::vector<SeriesId>& ids, std::size_t threads,

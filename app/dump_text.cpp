@@ -57,7 +57,7 @@ class PointText {
             out += ",\"wall_time\":";
             append_wall(out, wall);
             out += ",\"value\":";
-            JsonWriter(out).number(value);
+            append_json_number(out, value);
             out += "}\n";
             return;
         }
@@ -76,7 +76,7 @@ class PointText {
         if (!have_wall_ || bits != wall_bits_) {
             wall_text_.clear();
             if (format_ == DumpFormat::kJsonl)
-                JsonWriter(wall_text_).number_shortest(wall);
+                append_json_number(wall_text_, wall, true);
             else
                 append_shortest(wall_text_, wall);
             wall_bits_ = bits;

@@ -29,6 +29,13 @@ void make_in_order(std::size_t count, std::size_t threads,
     std::condition_variable changed;
     std::size_t next = 0;     // the next block no thread took yet
     std::size_t emitted = 0;  // blocks emitted
+    // Makes block b (taken under the lock, made outside it) and says it is ready.
+    auto make_ready = [&](std::size_t b) {
+        make(b, texts[b % ring]);
+        std::lock_guard lock(mutex);
+        ready[b % ring] = 1;
+        changed.notify_all();
+    };
     auto helper = [&] {
         while (true) {
             std::size_t b;
@@ -38,10 +45,7 @@ void make_in_order(std::size_t count, std::size_t threads,
                 if (next >= count) return;
                 b = next++;
             }
-            make(b, texts[b % ring]);
-            std::lock_guard lock(mutex);
-            ready[b % ring] = 1;
-            changed.notify_all();
+            make_ready(b);
         }
     };
     std::vector<std::thread> helpers;
@@ -55,10 +59,8 @@ void make_in_order(std::size_t count, std::size_t threads,
                 if (next < count && next < emitted + ring) {
                     const std::size_t j = next++;
                     lock.unlock();
-                    make(j, texts[j % ring]);
+                    make_ready(j);
                     lock.lock();
-                    ready[j % ring] = 1;
-                    changed.notify_all();
                 } else {
                     changed.wait(lock);
                 }
