@@ -11,6 +11,7 @@
 #include "readers/open_file.h"
 #include "readers/pool_sink.h"
 #include "readers/reader_factory.h"
+#include "readers/split_sink.h"
 
 namespace runtop {
 
@@ -39,7 +40,8 @@ struct ReaderPool::Worker {
     Worker(PointSink& target, std::size_t msprobe_tables)
         : sink(target), factory(std::max<std::size_t>(1, msprobe_tables)) {}
     PoolSink sink;
-    ReaderFactory factory;  // its own msProbe key tables: they are used from one thread
+    ReaderFactory factory;             // its own msProbe key tables: they are used from one thread
+    std::unique_ptr<SplitSink> split;  // in run_split(): its own sink
     std::thread thread;
 };
 
@@ -309,6 +311,121 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
     hand_over(&polls, true);
     worker.sink.record_into(nullptr);
     shared.for_workers.notify_all();  // a chunk may have come back
+}
+
+// run_split()'s state, guarded by `mutex`.
+struct ReaderPool::SplitShared {
+    std::vector<Job> jobs;
+    std::vector<Group> groups;
+    const MakeReader* make = nullptr;
+    const Finish* finish = nullptr;
+    std::mutex mutex;
+    std::condition_variable for_main;  // a pool thread read a file, or stopped
+    std::size_t next_group = 0;
+    std::size_t reading = 0;  // pool threads not done yet
+    // Read by pool threads, not yet told to `finish`.
+    std::vector<std::pair<std::size_t, std::vector<PollOutcome>>> read;
+    std::size_t pooled_files = 0;
+};
+
+std::vector<ReaderPool::PollOutcome> ReaderPool::read_whole(std::unique_ptr<SourceReader>& reader) {
+    std::vector<PollOutcome> polls;
+    while (true) {
+        // As SourceSet::poll_entry: one poll reads at most a budget of bytes.
+        Status status = reader->poll();
+        polls.push_back({status ? std::string() : status.error().message, reader->take_warnings()});
+        if (!status || !reader->more() || (stop_ && stop_())) break;
+    }
+    return polls;
+}
+
+void ReaderPool::split_work(SplitShared& shared, ReaderFactory& factory, SplitSink& sink,
+                            bool here) {
+    auto claim = [&](std::size_t& g) {
+        std::lock_guard lock(shared.mutex);
+        if (shared.next_group >= shared.groups.size() || (stop_ && stop_())) return false;
+        g = shared.next_group++;
+        return true;
+    };
+    std::vector<std::pair<std::size_t, std::vector<PollOutcome>>> told;
+    // Here: tells `finish` of what the pool threads read meanwhile, so their complete files are
+    // let go as they end, not when this thread is done.
+    auto tell = [&] {
+        {
+            std::lock_guard lock(shared.mutex);
+            told.swap(shared.read);
+        }
+        for (auto& [i, polls] : told) (*shared.finish)(i, polls);
+        told.clear();
+    };
+    std::size_t g = 0;
+    while (claim(g)) {
+        const Group& group = shared.groups[g];
+        sink.reading(group.run, group.rank);
+        for (std::size_t i : group.jobs) {
+            if (stop_ && stop_()) break;
+            std::unique_ptr<SourceReader>& reader = *shared.jobs[i].reader;
+            reader = (*shared.make)(i, factory, sink);
+            std::vector<PollOutcome> polls = read_whole(reader);
+            if (here) {
+                (*shared.finish)(i, polls);
+                tell();
+                continue;
+            }
+            reader->let_go_of_shared();
+            std::lock_guard lock(shared.mutex);
+            shared.read.emplace_back(i, std::move(polls));
+            ++shared.pooled_files;
+            shared.for_main.notify_one();
+        }
+    }
+    if (!here) {
+        std::lock_guard lock(shared.mutex);
+        --shared.reading;
+        shared.for_main.notify_one();
+        return;
+    }
+    while (true) {
+        {
+            std::unique_lock lock(shared.mutex);
+            shared.for_main.wait(lock, [&] { return !shared.read.empty() || shared.reading == 0; });
+            if (shared.read.empty()) return;
+        }
+        tell();
+    }
+}
+
+void ReaderPool::run_split(std::vector<Job> jobs, std::vector<Group> groups,
+                           const std::vector<PointSink*>& sinks, ReaderFactory& here,
+                           const MakeReader& make, const Finish& finish) {
+    SplitShared shared;
+    shared.jobs = std::move(jobs);
+    shared.groups = std::move(groups);
+    shared.make = &make;
+    shared.finish = &finish;
+    const std::size_t threads = std::min(workers_.size(), sinks.size() - 1);
+    shared.reading = threads;
+    here_split_ = std::make_unique<SplitSink>(*sinks[0]);
+    for (std::size_t k = 0; k < threads; ++k) {
+        Worker& w = *workers_[k];
+        w.split = std::make_unique<SplitSink>(*sinks[k + 1]);
+        w.thread = std::thread([this, &w, &shared, threads] {
+            OpenFile::set_thread_budget(
+                std::max<std::size_t>(16, OpenFile::budget() / (threads + 1)));
+            split_work(shared, w.factory, *w.split, false);
+        });
+    }
+    split_work(shared, here, *here_split_, true);
+    for (std::size_t k = 0; k < threads; ++k) workers_[k]->thread.join();
+    stats_.pooled_files += shared.pooled_files;
+    ++stats_.split_reads;
+}
+
+bool ReaderPool::strayed() const {
+    if (here_split_ && here_split_->strayed()) return true;
+    for (const auto& w : workers_)
+        if (w->split && w->split->strayed()) return true;
+    return false;
 }
 
 }  // namespace runtop

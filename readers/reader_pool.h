@@ -13,6 +13,9 @@
 // Memory stays bounded: at most Limits::files_ahead files are in flight past the one being
 // replayed, a file waits once Limits::chunks_ahead chunks of it are queued, and all files share
 // Limits::chunks chunks (the last one free is kept for the file being replayed).
+//
+// A read that needs no single sink (ls, dump) is split instead (run_split): every thread reads
+// whole (run, rank) groups of files straight into a sink of its own.
 #pragma once
 
 #include <algorithm>
@@ -29,12 +32,13 @@
 namespace runtop {
 
 class ReaderFactory;
+class SplitSink;
 
 // How many threads a one-shot read uses, the calling one included: the CPUs this process may
-// run on (taskset counts), at most 4. The calling thread stores every point (the Store is
-// single-threaded) and parses the files no pool thread took yet; on 2 CPUs one pool thread
-// beside it pays once it may run far enough ahead (ReaderPoolLimits::files_ahead): ls of 512k
-// msProbe series 1.28x faster, check 1.34x, ls of 1 GB of event files 1.22x (2-CPU VM,
+// run on (taskset counts), at most 4. Unless the read is split, the calling thread stores every
+// point (the Store is single-threaded) and parses the files no pool thread took yet; on 2 CPUs one
+// pool thread beside it pays once it may run far enough ahead (ReaderPoolLimits::files_ahead): ls
+// of 512k msProbe series 1.28x faster, check 1.34x, ls of 1 GB of event files 1.22x (2-CPU VM,
 // farm-bench, unpinned vs taskset -c 0; docs/design.md).
 std::size_t default_reader_threads();
 
@@ -97,16 +101,38 @@ class ReaderPool {
     // forward to the target directly: polling them again is one-thread reading as usual.
     void run(std::vector<Job> jobs, const MakeReader& make, const ReadHere& read_here,
              const Finish& finish);
+
+    // The files of one run's rank, in read order: read on one thread, into one sink.
+    struct Group {
+        std::string run;
+        int rank = kNoRank;
+        std::vector<std::size_t> jobs;
+    };
+    // Split reading, for reads that need no single sink (SourceSet::split_between): each thread,
+    // this one included, takes whole groups and reads them straight into a sink of its own
+    // (`sinks[0]` here, with `here`'s key tables; `sinks[k]` on pool thread k), so both cores
+    // parse and store, and nothing is recorded or replayed. A series' points still come in file
+    // order: its files are one group's. `finish` is told of each job once it is read, here,
+    // in the order they end. Every job must be pooled; afterwards readers stay bound to the
+    // sink they were read into.
+    void run_split(std::vector<Job> jobs, std::vector<Group> groups,
+                   const std::vector<PointSink*>& sinks, ReaderFactory& here,
+                   const MakeReader& make, const Finish& finish);
+    // Whether a file read by run_split() named another (run, rank) than its group's
+    // (split_sink.h): then a series may be in two sinks, and the read must be done again into one.
+    bool strayed() const;
     // What its runs did, for tests to check the bounds.
     struct Stats {
         std::size_t peak_chunks = 0;   // the most chunks that existed at once
         std::size_t peak_lead = 0;     // the farthest past the replayed file a pool thread took one
         std::size_t pooled_files = 0;  // files parsed on pool threads
+        std::size_t split_reads = 0;   // run_split() calls
         // Another run's (or pool's): peaks the larger, counts added.
         void add(const Stats& o) {
             peak_chunks = std::max(peak_chunks, o.peak_chunks);
             peak_lead = std::max(peak_lead, o.peak_lead);
             pooled_files += o.pooled_files;
+            split_reads += o.split_reads;
         }
     };
     const Stats& stats() const { return stats_; }
@@ -117,11 +143,16 @@ class ReaderPool {
     struct Shared;
     void work(Worker& worker, Shared& shared);
     void parse(Worker& worker, Shared& shared, std::size_t i);
+    struct SplitShared;
+    // Reads job i to its end on this thread, bound to `sink`: what each poll said.
+    std::vector<PollOutcome> read_whole(std::unique_ptr<SourceReader>& reader);
+    void split_work(SplitShared& shared, ReaderFactory& factory, SplitSink& sink, bool here);
 
     PointSink& target_;
     const std::function<bool()>& stop_;
     Limits limits_;
     std::vector<std::unique_ptr<Worker>> workers_;
+    std::unique_ptr<SplitSink> here_split_;  // this thread's, in run_split()
     Stats stats_;
 };
 

@@ -121,11 +121,17 @@ void SourceSet::poll_entry(Entry& entry) {
     index(entry);
 }
 
-void SourceSet::note_poll(Entry& entry, const std::string& error,
-                          std::vector<std::string> warnings) {
-    if (!error.empty() && error != entry.last_error) report(error);
+void SourceSet::note_poll(Entry& entry, const std::string& error, std::vector<std::string> warnings,
+                          std::vector<std::string>* lines) {
+    auto say = [&](std::string line) {
+        if (lines)
+            lines->push_back(std::move(line));
+        else
+            report(std::move(line));
+    };
+    if (!error.empty() && error != entry.last_error) say(error);
     entry.last_error = error;
-    for (std::string& w : warnings) report(std::move(w));
+    for (std::string& w : warnings) say(std::move(w));
 }
 
 void SourceSet::index(Entry& entry) {
@@ -175,7 +181,8 @@ void SourceSet::poll() {
     if (reader_threads_ > 1)
         for (const Entry* entry : entries)
             if (!entry->polled && !reader_shares_state(format_of(*entry))) ++fresh;
-    if (fresh > 1) {
+    if (fresh == entries.size() && fresh > 1 && poll_split(entries, read)) {
+    } else if (fresh > 1) {
         poll_pooled(entries, read);
     } else {
         for (Entry* entry : entries) {
@@ -214,6 +221,58 @@ void SourceSet::poll_pooled(const std::vector<Entry*>& entries,
             index(entry);
             read(entry);
         });
+}
+
+bool SourceSet::poll_split(const std::vector<Entry*>& entries,
+                           const std::function<void(Entry&)>& read) {
+    const std::size_t threads = std::min(reader_threads_, split_sinks_.size() + 1);
+    if (threads < 2) return false;
+    // A group a (run, rank): every series of a file names its file's (ReaderPool::strayed).
+    std::vector<ReaderPool::Group> groups;
+    std::map<std::pair<std::uint32_t, int>, std::size_t> group_of;
+    std::vector<ReaderPool::Job> jobs;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const Unread& u = entries[i]->unread;
+        auto [it, fresh] = group_of.try_emplace({u.run, u.rank}, groups.size());
+        if (fresh) groups.push_back({runs_[u.run], u.rank, {}});
+        groups[it->second].jobs.push_back(i);
+        jobs.push_back({&entries[i]->reader, true});
+    }
+    // Fewer groups than two a thread leave a thread idle while another reads a big group:
+    // the recording pool shares out files, not groups.
+    if (groups.size() < 2 * threads) return false;
+    std::vector<PointSink*> sinks{&sink_};
+    sinks.insert(sinks.end(), split_sinks_.begin(), split_sinks_.begin() + (threads - 1));
+    // Files end in any order; what they say is reported in read order, as one thread would.
+    std::vector<std::vector<std::string>> lines(entries.size());
+    std::vector<bool> ended(entries.size(), false);
+    std::size_t said = 0;
+    pools_.push_back(std::make_unique<ReaderPool>(sink_, threads, stop_, pool_limits_));
+    pools_.back()->run_split(
+        std::move(jobs), std::move(groups), sinks, factory_,
+        [&](std::size_t i, ReaderFactory& factory, PointSink& sink) {
+            return make_reader(*entries[i], factory, sink);
+        },
+        [&](std::size_t i, std::vector<ReaderPool::PollOutcome>& polls) {
+            Entry& entry = *entries[i];
+            entry.unread = Unread{};
+            entry.polled = true;
+            for (ReaderPool::PollOutcome& p : polls)
+                note_poll(entry, p.error, std::move(p.warnings), &lines[i]);
+            index(entry);
+            read(entry);
+            ended[i] = true;
+            for (; said < ended.size() && ended[said]; ++said)
+                for (std::string& line : std::exchange(lines[said], {})) report(std::move(line));
+        });
+    // Files not read (a stop) say nothing.
+    return true;
+}
+
+bool SourceSet::split_strayed() const {
+    for (const auto& pool : pools_)
+        if (pool->strayed()) return true;
+    return false;
 }
 
 ReaderPool::Stats SourceSet::pool_stats() const {

@@ -46,6 +46,16 @@ class SourceSet {
     }
     // What its reader pools did, together (readers/reader_pool.h); zeros if none ran.
     ReaderPool::Stats pool_stats() const;
+    // For a one-shot read whose caller needs no single sink (ls and dump: a Store each, merged
+    // when printed): the pool's threads read whole (run, rank) groups of files into these, one
+    // each, and this thread into the sink given at construction (ReaderPool::run_split). Used
+    // by poll() when every file is new, its format shares nothing, and there are at least two
+    // groups a thread; otherwise poll() reads as set_reader_threads() says. The sinks must
+    // outlive this.
+    void split_between(std::vector<PointSink*> sinks) { split_sinks_ = std::move(sinks); }
+    // Whether a split read's file named another (run, rank) than its own (a series may then be
+    // in two sinks): read again into one.
+    bool split_strayed() const;
 
     // Live mode: starts a Watcher over the roots; its first report is every existing file.
     void watch(WatchOptions options);
@@ -115,10 +125,14 @@ class SourceSet {
     std::unique_ptr<SourceReader> make_reader(const Entry& entry, ReaderFactory& factory,
                                               PointSink& sink) const;
     void poll_entry(Entry& entry);
-    // What one poll() of the entry's reader said: reported as poll_entry() does.
-    void note_poll(Entry& entry, const std::string& error, std::vector<std::string> warnings);
+    // What one poll() of the entry's reader said: reported as poll_entry() does (into `lines`,
+    // or at once).
+    void note_poll(Entry& entry, const std::string& error, std::vector<std::string> warnings,
+                   std::vector<std::string>* lines = nullptr);
     // Reads `entries` on the pool; `read` is told of each once it is read, in order.
     void poll_pooled(const std::vector<Entry*>& entries, const std::function<void(Entry&)>& read);
+    // The same, split between sinks (split_between); false when the files do not qualify.
+    bool poll_split(const std::vector<Entry*>& entries, const std::function<void(Entry&)>& read);
     void index(Entry& entry);
     // Files the watcher reports at a new path that a reader already follows (same device and
     // inode): renamed within the roots. Their readers move with them.
@@ -141,6 +155,7 @@ class SourceSet {
     std::vector<std::unique_ptr<ReaderPool>> pools_;
     std::size_t reader_threads_ = 1;
     ReaderPool::Limits pool_limits_;
+    std::vector<PointSink*> split_sinks_;
     Files files_;                         // by path
     std::vector<Files::node_type> gone_;  // readers whose file left the roots (renamed out)
     std::vector<Entry*> to_drain_;        // of those, the ones to read to their end
