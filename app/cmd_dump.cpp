@@ -9,6 +9,7 @@
 #include "app/inputs.h"
 #include "app/read_summary.h"
 #include "app/signals.h"
+#include "app/thread_stores.h"
 #include "core/filtering_sink.h"
 #include "core/format.h"
 #include "core/store/store.h"
@@ -135,16 +136,16 @@ int cmd_dump(const Args& args) {
         return follow(selection->roots, filter, writer, std::move(options));
     }
 
-    Store store(StoreLimits::unbounded());  // every selected point, whatever its size
-    FilteringSink selected(filter, store);
-    SourceSet sources(selected);
-    const std::size_t warnings = read_once(sources, selection->roots);
+    // Every selected point, whatever its size; each reader thread stores its files' series.
+    ThreadStores stores(filter, StoreLimits::unbounded());
+    const std::size_t warnings = stores.read(selection->roots, kDefaultProcessMemory);
+    const SourceSet& sources = stores.sources();
     // Lines are made on the cores the readers used.
-    dump_points(store, store.sorted_ids(), dump_format, default_reader_threads());
+    dump_points(stores.sorted(), dump_format, default_reader_threads());
     // On stderr, so stdout stays pure data; the words ls and check use (app/read_summary.h):
     // the rows printed are the points kept.
     const IngestTotals t = sources.totals();
-    const PointCounts counts = store_point_counts(store);
+    const PointCounts counts = store_point_counts(stores.stores());
     std::fprintf(stderr, "runtop: %s, %s; %s\n", read_text(counts.series, counts.read, t).c_str(),
                  kept_text(counts).c_str(), problems_text(t, warnings).c_str());
     if (sources.readable_roots() == 0 || say_incomplete("dump", t)) return kExitError;

@@ -10,9 +10,8 @@
 #include "app/inputs.h"
 #include "app/ordered_blocks.h"
 #include "app/read_summary.h"
-#include "core/filtering_sink.h"
+#include "app/thread_stores.h"
 #include "core/format.h"
-#include "core/store/store.h"
 #include "readers/reader_pool.h"
 
 namespace runtop {
@@ -116,29 +115,28 @@ class Row {
 constexpr std::size_t kBlockRows = 4096;
 
 // Rows in blocks of kBlockRows, `row(id, text)` appending one: on `threads` threads, in order.
-void print_rows(const std::vector<SeriesId>& ids, std::size_t threads, std::string& out,
-                const std::function<void(Row& row, SeriesId id, std::string& text)>& row) {
-    make_in_order((ids.size() + kBlockRows - 1) / kBlockRows, threads,
+void print_rows(const std::vector<const Series*>& series, std::size_t threads, std::string& out,
+                const std::function<void(Row& row, const Series& s, std::string& text)>& row) {
+    make_in_order((series.size() + kBlockRows - 1) / kBlockRows, threads,
                   [&](std::size_t b, std::string& text) {
                       Row r;
-                      const std::size_t end = std::min(ids.size(), (b + 1) * kBlockRows);
-                      for (std::size_t i = b * kBlockRows; i < end; ++i) row(r, ids[i], text);
+                      const std::size_t end = std::min(series.size(), (b + 1) * kBlockRows);
+                      for (std::size_t i = b * kBlockRows; i < end; ++i) row(r, *series[i], text);
                   },
                   [&](std::string& text) { write_block(out, text); });
 }
 
-void print_text(const Store& store, const std::vector<SeriesId>& ids, std::size_t threads,
-                std::string& out) {
+void print_text(const std::vector<const Series*>& series, std::size_t threads, std::string& out) {
     std::size_t width[kColumns];
     for (int c = 0; c < kColumns; ++c) width[c] = std::string_view(kHeads[c]).size();
     std::vector<std::array<std::size_t, kColumns>> part_widths(std::max<std::size_t>(1, threads));
-    in_parts(ids.size(), threads, [&](std::size_t k, std::size_t begin, std::size_t end) {
+    in_parts(series.size(), threads, [&](std::size_t k, std::size_t begin, std::size_t end) {
         std::array<std::size_t, kColumns>& pw = part_widths[k];
         pw.fill(0);
         Row row;
         for (std::size_t i = begin; i < end; ++i) {
             std::size_t w[kColumns];
-            row.widths(store.at(ids[i]), w);
+            row.widths(*series[i], w);
             for (int c = 0; c < kColumns; ++c) pw[c] = std::max(pw[c], w[c]);
         }
     });
@@ -157,17 +155,16 @@ void print_text(const Store& store, const std::vector<SeriesId>& ids, std::size_
         text += '\n';
     };
     line(out, [](int c) { return std::string_view(kHeads[c]); });
-    print_rows(ids, threads, out, [&](Row& row, SeriesId id, std::string& text) {
-        row.format(store.at(id));
+    print_rows(series, threads, out, [&](Row& row, const Series& s, std::string& text) {
+        row.format(s);
         line(text, [&](int c) { return row.cell(c); });
     });
 }
 
-void print_csv(const Store& store, const std::vector<SeriesId>& ids, std::size_t threads,
-               std::string& out) {
+void print_csv(const std::vector<const Series*>& series, std::size_t threads, std::string& out) {
     out += "run,rank,tag,points,first_step,last_step,last_value,source\n";
-    print_rows(ids, threads, out, [&](Row& row, SeriesId id, std::string& text) {
-        row.format(store.at(id));
+    print_rows(series, threads, out, [&](Row& row, const Series& s, std::string& text) {
+        row.format(s);
         for (int c = 0; c < kColumns - 1; ++c) {  // no RESTARTS column in the csv contract
             if (c) text += ',';
             std::string_view cell = row.cell(c);
@@ -196,37 +193,38 @@ int cmd_ls(const Args& args) {
         std::fprintf(stderr, "runtop ls: %s\n", limits.error().message.c_str());
         return kExitError;
     }
-    // Only the selected series are stored: a one-tag listing costs what that tag costs.
-    Store store(*limits);
-    FilteringSink selected(selection->filter, store);
-    SourceSet sources(selected);
+    // Only the selected series are stored: a one-tag listing costs what that tag costs. Each
+    // reader thread stores its files' series, merged in key order when printed.
+    ThreadStores stores(selection->filter, *limits);
     // (store_limits_from_args checked --memory already.)
-    std::size_t warnings = read_once(sources, selection->roots, *process_memory_from_args(args));
+    std::size_t warnings = stores.read(selection->roots, *process_memory_from_args(args));
+    const SourceSet& sources = stores.sources();
 
-    const std::vector<SeriesId> ids = store.sorted_ids();
+    const std::vector<const Series*> series = stores.sorted();
     // Rows are formatted on the cores the readers used.
     const std::size_t threads = default_reader_threads();
     std::string out;
     if (format == "csv")
-        print_csv(store, ids, threads, out);
+        print_csv(series, threads, out);
     else
-        print_text(store, ids, threads, out);
+        print_text(series, threads, out);
     flush_output(out, true);
 
     const IngestTotals t = sources.totals();
-    const PointCounts counts = store_point_counts(store);
+    const PointCounts counts = store_point_counts(stores.stores());
     std::fprintf(stderr,
                  "runtop: %s (%.1f MB, %llu records), %s; %zu config entries kept, %llu "
                  "non-scalar values skipped, %zu msProbe anomalies imported; %llu bad records, "
                  "%llu bad rows, %llu resyncs; %s\n",
                  read_text(counts.series, counts.read, t).c_str(), t.bytes / 1e6,
                  static_cast<unsigned long long>(t.records), kept_text(counts).c_str(),
-                 store.config_texts().size(), static_cast<unsigned long long>(t.non_scalar_values),
-                 store.imported_anomalies().size(),
+                 stores.config_texts(), static_cast<unsigned long long>(t.non_scalar_values),
+                 stores.imported_anomalies(),
                  static_cast<unsigned long long>(t.bad_data_crc + t.undecodable),
                  static_cast<unsigned long long>(t.bad_rows),
                  static_cast<unsigned long long>(t.resyncs), problems_text(t, warnings).c_str());
-    if (std::string over = over_budget_text(store, memory_budget_text(args)); !over.empty())
+    if (std::string over = over_budget_text(stores.stores(), memory_budget_text(args));
+        !over.empty())
         std::fprintf(stderr, "runtop: %s\n", over.c_str());
     if (sources.readable_roots() == 0 || say_incomplete("ls", t)) return kExitError;
     return kExitOk;

@@ -93,7 +93,7 @@ class PointText {
 
 // Points [first, first + count) of one series.
 struct Piece {
-    SeriesId id;
+    std::size_t series;  // its index in dump_points()' list
     std::size_t first;
     std::size_t count;
 };
@@ -109,14 +109,13 @@ void append_dump_line(std::string& out, DumpFormat format, const SeriesKeyRef& k
     PointText(format).append(out, line_prefix(format, key), p.step, p.wall_time, p.value);
 }
 
-void dump_points(const Store& store, const std::vector<SeriesId>& ids, DumpFormat format,
-                 std::size_t threads) {
+void dump_points(const std::vector<const Series*>& series, DumpFormat format, std::size_t threads) {
     // Blocks of about kBlockPoints points: a long series is cut, short ones go together.
     std::vector<Piece> pieces;
     std::vector<std::size_t> block_starts;  // into pieces
     std::size_t in_block = kBlockPoints;
-    for (SeriesId id : ids) {
-        const std::size_t n = store.at(id).retained();
+    for (std::size_t id = 0; id < series.size(); ++id) {
+        const std::size_t n = series[id]->retained();
         for (std::size_t first = 0; first < n;) {
             if (in_block >= kBlockPoints) {
                 block_starts.push_back(pieces.size());
@@ -139,7 +138,7 @@ void dump_points(const Store& store, const std::vector<SeriesId>& ids, DumpForma
             double walls[kBatch], values[kBatch];
             for (std::size_t p = block_starts[b]; p < block_starts[b + 1]; ++p) {
                 const Piece& piece = pieces[p];
-                const Series& s = store.at(piece.id);
+                const Series& s = *series[piece.series];
                 const std::string prefix = line_prefix(format, s.key());
                 for (std::size_t done = 0; done < piece.count;) {
                     const std::size_t k = std::min(kBatch, piece.count - done);

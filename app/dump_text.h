@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/store/store.h"
+#include "core/store/series.h"
 
 namespace runtop {
 
@@ -17,8 +17,7 @@ enum class DumpFormat { kCsv, kJsonl };
 std::string dump_header(DumpFormat format);
 // One point's line, as dump_points() writes it (--follow prints points one at a time).
 void append_dump_line(std::string& out, DumpFormat format, const SeriesKeyRef& key, const Point& p);
-// Every full-resolution point of the series `ids`, in that order, to stdout.
-void dump_points(const Store& store, const std::vector<SeriesId>& ids, DumpFormat format,
-                 std::size_t threads);
+// Every full-resolution point of `series`, in that order, to stdout.
+void dump_points(const std::vector<const Series*>& series, DumpFormat format, std::size_t threads);
 
 }  // namespace runtop

@@ -59,13 +59,22 @@ Result<StoreLimits> store_limits_from_args(const Args& args) {
 
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots,
                       std::uint64_t process_bytes) {
+    read_quietly(sources, roots, process_bytes, default_reader_threads());
+    return say_what_was_read(sources);
+}
+
+void read_quietly(SourceSet& sources, const std::vector<RootSpec>& roots,
+                  std::uint64_t process_bytes, std::size_t threads) {
     for (const RootSpec& root : roots) sources.add_root(root);
     sources.rescan();
     // Files are parsed on the cores this process may use (default_reader_threads), stored on
-    // this thread; what the pool records in flight stays within a share of the process' budget.
-    sources.set_reader_threads(default_reader_threads(),
-                               ReaderPoolLimits::for_process(process_bytes));
+    // this thread unless split between sinks (ThreadStores); what the pool records in flight
+    // stays within a share of the process' budget.
+    sources.set_reader_threads(threads, ReaderPoolLimits::for_process(process_bytes));
     sources.poll();
+}
+
+std::size_t say_what_was_read(SourceSet& sources) {
     std::size_t printed = print_messages(sources, stderr);
     for (const std::string& p : sources.pending()) {
         std::fprintf(stderr, "runtop: waiting: %s\n", visible(p).c_str());

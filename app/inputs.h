@@ -40,6 +40,10 @@ std::string memory_budget_text(const Args& args);
 // Files are parsed on several threads within a share of `process_bytes` (--memory).
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots,
                       std::uint64_t process_bytes = kDefaultProcessMemory);
+// read_once() in two: the read, and what it printed after it.
+void read_quietly(SourceSet& sources, const std::vector<RootSpec>& roots,
+                  std::uint64_t process_bytes, std::size_t threads);
+std::size_t say_what_was_read(SourceSet& sources);
 
 // Prints the source set's warnings and errors, "runtop: " first, to `err`.
 std::size_t print_messages(SourceSet& sources, std::FILE* err);

@@ -7,12 +7,18 @@
 namespace runtop {
 
 PointCounts store_point_counts(const Store& store) {
+    return store_point_counts({&store});
+}
+
+PointCounts store_point_counts(const std::vector<const Store*>& stores) {
     PointCounts c;
-    for (SeriesId id = 0; id < store.series_count(); ++id) {
-        const Series& s = store.at(id);
-        ++c.series;
-        c.read += s.received();
-        c.kept += s.count();
+    for (const Store* store : stores) {
+        for (SeriesId id = 0; id < store->series_count(); ++id) {
+            const Series& s = store->at(id);
+            ++c.series;
+            c.read += s.received();
+            c.kept += s.count();
+        }
     }
     return c;
 }
@@ -28,13 +34,23 @@ std::string kept_text(const PointCounts& c) {
 }
 
 std::string over_budget_text(const Store& store, const std::string& budget) {
-    const std::uint64_t held = store.memory_bytes() + store.outside_bytes();
-    if (held <= store.limits().memory_bytes) return {};
+    return over_budget_text(std::vector<const Store*>{&store}, budget);
+}
+
+std::string over_budget_text(const std::vector<const Store*>& stores, const std::string& budget) {
+    std::uint64_t held = 0, limit = 0;
+    std::size_t series = 0;
+    for (const Store* store : stores) {
+        held += store->memory_bytes() + store->outside_bytes();
+        limit += store->limits().memory_bytes;
+        series += store->series_count();
+    }
+    if (held <= limit) return {};
     return fmt::format(
         "{} series need more than the memory budget ({}): {:.1f} MB that no budget folds (each "
         "series' key and last point, and the rules' state); older points are folded as far as "
         "they go",
-        store.series_count(), budget, static_cast<double>(held) / 1e6);
+        series, budget, static_cast<double>(held) / 1e6);
 }
 
 std::string problems_text(const IngestTotals& t, std::size_t warnings) {

@@ -27,6 +27,8 @@ struct PointCounts {
 // Over the series of a Store filled through a FilteringSink: the selected ones. `kept` is every
 // point held (folded ones included).
 PointCounts store_point_counts(const Store& store);
+// The same over Stores filled side by side (app/thread_stores.h).
+PointCounts store_point_counts(const std::vector<const Store*>& stores);
 
 // "S series, R points read from F files"
 std::string read_text(std::size_t series, std::uint64_t read, const IngestTotals& totals);
@@ -39,6 +41,8 @@ std::string problems_text(const IngestTotals& totals, std::size_t warnings);
 // folds (each series' key, rule state and last point) is over it. One line for stderr, naming
 // the budget (memory_budget_text()) and what the series hold; "" when within it.
 std::string over_budget_text(const Store& store, const std::string& budget);
+// The same over Stores that share a budget.
+std::string over_budget_text(const std::vector<const Store*>& stores, const std::string& budget);
 
 // Files and directories under the roots that could not be opened or read.
 inline std::uint64_t unreadable_count(const IngestTotals& t) {

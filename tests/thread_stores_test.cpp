@@ -1,0 +1,185 @@
+// ls and dump read into a Store per reader thread (app/thread_stores.h, ReaderPool::run_split):
+// the series, every point, restart, text, message and total are those of a read into one Store,
+// on 2, 3 and 4 threads, with a budget that folds and without. (No reader names another run or
+// rank than its file's, which would send the read back to one Store: that such a call is
+// noticed is tested on made-up readers, tests/reader_pool_split_test.cpp.)
+#include "app/thread_stores.h"
+
+#include <gtest/gtest.h>
+#include <sys/time.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bench/events_scale.h"
+#include "bench/msprobe_scale.h"
+#include "tests/test_support.h"
+#include "writers/event_writer.h"
+#include "writers/tfrecord_writer.h"
+
+namespace runtop {
+namespace {
+
+using testing::TempDir;
+
+std::string scalars(const std::string& tag, int from, int to, float value, int wall = 1000) {
+    std::string out;
+    for (int s = from; s < to; ++s)
+        out += frame_record(events::simple_scalar(tag, value + s, s, wall + s));
+    return out;
+}
+
+// msProbe in both layouts (a corrupt row and a torn last line in one CSV), event files of
+// several ranks, a restart across two event files with a text, a corrupt event file, Lightning
+// and plain CSVs: every format whose files share nothing, so the read may be split.
+void write_tree(const std::string& root) {
+    testing::make_dirs(root);
+    ::testing::internal::CaptureStdout();
+    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe", {6, 5, 23, 5}), 0);
+    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe1", {3, 3, 7, 1}), 0);
+    ::testing::internal::GetCapturedStdout();
+    EXPECT_TRUE(bench::write_events_scale(root + "/events", {3, 40, 300}));
+
+    testing::make_dirs(root + "/exp");
+    testing::write_file(root + "/exp/events.out.tfevents.1700000000.host.1.0",
+                        frame_record(events::file_version(1000)) + scalars("loss", 0, 10, 1.0f) +
+                            frame_record(events::text("config", "lr: 0.1", 0, 1000)) +
+                            scalars("acc", 0, 10, 0.5f));
+    testing::write_file(root + "/exp/events.out.tfevents.1700000100.host.2.0",
+                        frame_record(events::file_version(2000)) +
+                            frame_record(events::session_start(6, 2000)) +
+                            scalars("loss", 6, 8, 2.0f, 2000));
+    testing::make_dirs(root + "/bad");
+    testing::write_file(root + "/bad/events.out.tfevents.1700000000.host.1.0",
+                        frame_record(events::file_version(1000)) + scalars("loss", 0, 5, 1.0f) +
+                            "\x07garbage that is no record at all\x01\x02" +
+                            scalars("loss", 5, 9, 3.0f) + "\x10\x00\x00");
+    std::vector<std::string> csvs;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root + "/msprobe"))
+        if (e.path().extension() == ".csv") csvs.push_back(e.path().string());
+    ASSERT_FALSE(csvs.empty());
+    std::sort(csvs.begin(), csvs.end());
+    testing::append_file(csvs[csvs.size() / 2], "this,row,does,not,fit\n1,2,3");
+
+    testing::make_dirs(root + "/lightning/version_0");
+    testing::write_file(root + "/lightning/version_0/metrics.csv",
+                        "epoch,step,train_loss,val_acc\n0,0,1.5,\n0,1,1.25,\n0,2,,0.5\nx,y\n");
+    testing::make_dirs(root + "/plain");
+    testing::write_file(root + "/plain/stats.csv", "step,throughput\n0,10\n1,11\n2,12.5\n");
+    const timeval when[2] = {{1700000000, 0}, {1700000000, 0}};
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+        if (e.is_regular_file()) ::utimes(e.path().c_str(), when);
+}
+
+std::string point_text(const Point& p) {
+    return std::to_string(p.step) + "@" + std::to_string(p.wall_time) + "=" +
+           std::to_string(p.value);
+}
+
+// Everything the Stores hold, in the order ls and dump print it, and what the read said.
+struct Held {
+    std::vector<std::string> series;
+    std::string counts;
+    std::string stderr_text;
+    std::size_t stores = 0;
+    std::size_t split_reads = 0;
+};
+
+Held read(const std::string& root, std::size_t threads, StoreLimits limits = {},
+          const std::string& filter_text = "") {
+    Result<SeriesFilter> filter = SeriesFilter::make(filter_text, "");
+    EXPECT_TRUE(filter);
+    ThreadStores stores(*filter, limits);
+    ::testing::internal::CaptureStderr();
+    const std::size_t said = stores.read({RootSpec{"logs", root}}, 1u << 30, threads);
+    Held held;
+    held.stderr_text = ::testing::internal::GetCapturedStderr();
+    for (std::size_t at; (at = held.stderr_text.find(root)) != std::string::npos;)
+        held.stderr_text.replace(at, root.size(), "ROOT");
+    for (const Series* s : stores.sorted()) {
+        const SeriesKey key = s->key().owned();
+        std::string line = key.run + "|" + std::to_string(key.rank) + "|" + key.tag + " " +
+                           std::string(s->source().format) + " " + std::to_string(s->count()) +
+                           "/" + std::to_string(s->received()) + ":";
+        for (std::size_t i = 0; i < s->retained(); ++i) line += " " + point_text(s->point(i));
+        if (!s->empty()) line += " last " + point_text(s->back());
+        for (const RestartMarker& r : s->restarts())
+            line += " restart " + std::to_string(r.step) + "/" + std::to_string(r.dropped);
+        held.series.push_back(std::move(line));
+    }
+    const PointCounts c = store_point_counts(stores.stores());
+    const IngestTotals& t = stores.sources().totals();
+    held.counts = read_text(c.series, c.read, t) + "; " + kept_text(c) + "; " +
+                  std::to_string(stores.config_texts()) + " texts, " +
+                  std::to_string(stores.imported_anomalies()) + " anomalies; " +
+                  problems_text(t, said);
+    held.stores = stores.store_count();
+    held.split_reads = stores.sources().pool_stats().split_reads;
+    return held;
+}
+
+void expect_same(const Held& one, const Held& split) {
+    ASSERT_EQ(one.series.size(), split.series.size());
+    for (std::size_t i = 0; i < one.series.size(); ++i)
+        ASSERT_EQ(one.series[i], split.series[i]) << "series " << i;
+    EXPECT_EQ(one.counts, split.counts);
+    EXPECT_EQ(one.stderr_text, split.stderr_text);
+}
+
+TEST(ThreadStores, AStoreAThreadHoldsWhatOneStoreHolds) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    const Held one = read(dir / "tree", 1);
+    // The tree is what it should be: many series, the corrupt files said, the restart kept.
+    EXPECT_GT(one.series.size(), 300u);
+    EXPECT_NE(one.stderr_text.find("corrupt data"), std::string::npos) << one.stderr_text;
+    EXPECT_NE(one.stderr_text.find("5 fields where"), std::string::npos) << one.stderr_text;
+    EXPECT_NE(one.counts.find("1 texts"), std::string::npos) << one.counts;
+    EXPECT_EQ(one.stores, 1u);
+    EXPECT_EQ(one.split_reads, 0u);
+    for (std::size_t threads : {2u, 3u, 4u}) {
+        const Held split = read(dir / "tree", threads);
+        EXPECT_EQ(split.stores, threads);
+        EXPECT_EQ(split.split_reads, 1u) << threads << " threads";
+        expect_same(one, split);
+    }
+    // A filter at ingest in front of every Store.
+    expect_same(read(dir / "tree", 1, {}, "norm|loss"), read(dir / "tree", 2, {}, "norm|loss"));
+}
+
+// A budget that folds: the Stores share it, and what ls prints of a series (its count, last
+// point, restarts) does not depend on how it was shared.
+TEST(ThreadStores, ABudgetSharedBetweenStoresKeepsCountsAndLastPoints) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    StoreLimits small;
+    small.memory_bytes = std::uint64_t{1} << 20;
+    auto summary = [](Held held) {
+        for (std::string& line : held.series)
+            line = line.substr(0, line.find(':')) + line.substr(line.rfind(" last "));
+        return held;
+    };
+    const Held one = summary(read(dir / "tree", 1, small));
+    const Held split = summary(read(dir / "tree", 2, small));
+    EXPECT_EQ(split.stores, 2u);
+    expect_same(one, split);
+}
+
+// A file whose reader shares state with others' (here a Hugging Face trainer state) keeps the
+// read on one sink: it is read as before, by the recording pool.
+TEST(ThreadStores, FilesThatShareStateAreNotSplit) {
+    TempDir dir;
+    write_tree(dir / "tree");
+    testing::make_dirs(dir / "tree/hf/checkpoint-2");
+    testing::write_file(dir / "tree/hf/checkpoint-2/trainer_state.json",
+                        "{\"global_step\": 2, \"log_history\": [{\"loss\": 1.5, \"step\": 2}]}");
+    const Held one = read(dir / "tree", 1);
+    const Held two = read(dir / "tree", 2);
+    EXPECT_EQ(two.split_reads, 0u);
+    expect_same(one, two);
+}
+
+}  // namespace
+}  // namespace runtop
