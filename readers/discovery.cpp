@@ -33,16 +33,22 @@ struct Walker {
             return;
         }
         if (rel_dir.empty()) out.root_ok = true;
-        std::vector<std::string> names;
+        // Each name with its type as the directory says (DT_UNKNOWN where the filesystem
+        // does not): a regular file is not stat'ed, a million step files cost no million stats.
+        std::vector<std::pair<std::string, unsigned char>> names;
         while (dirent* e = ::readdir(d)) {
             std::string_view name = e->d_name;
             if (name == "." || name == "..") continue;
-            names.emplace_back(name);
+            names.emplace_back(name, e->d_type);
         }
         ::closedir(d);
         std::sort(names.begin(), names.end());
-        for (const std::string& name : names) {
+        for (const auto& [name, type] : names) {
             std::string path = dir + "/" + name;
+            if (type == DT_REG) {
+                if (auto format = classify_file(rel_dir, name)) add_file(path, rel_dir, *format);
+                continue;
+            }
             struct stat child;
             if (::stat(path.c_str(), &child) != 0) continue;  // dangling link, or gone already
             if (S_ISDIR(child.st_mode)) {

@@ -121,7 +121,9 @@ void OpenFile::reset() {
 Result<int> OpenFile::open_path(const std::string& path) {
     if (!budget_) budget_ = thread_budget();
     while (true) {
-        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        // O_NONBLOCK: a FIFO put where a data file was must not block the open (a regular
+        // file's reads ignore it).
+        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd >= 0) return fd;
         int err = errno;
         // Out of descriptors (a small ulimit -n, or other code holding many): give back the
@@ -131,11 +133,12 @@ Result<int> OpenFile::open_path(const std::string& path) {
     }
 }
 
-Status OpenFile::open_new(const std::string& path) {
+Status OpenFile::open_new(const std::string& path, struct stat* out) {
     reset();
     Result<int> fd = open_path(path);
     if (!fd) return fd.error();
-    struct stat st;
+    struct stat own;
+    struct stat& st = out ? *out : own;
     if (::fstat(*fd, &st) != 0) {
         int err = errno;
         ::close(*fd);

@@ -50,8 +50,9 @@ class OpenFile {
     OpenFile(const OpenFile&) = delete;
     OpenFile& operator=(const OpenFile&) = delete;
 
-    // Opens `path` read-only and makes what it finds the file this handle follows.
-    Status open_new(const std::string& path);
+    // Opens `path` read-only and makes what it finds the file this handle follows; `st`, if
+    // given, gets what fstat() said of it.
+    Status open_new(const std::string& path, struct stat* st = nullptr);
     // The descriptor of the file this handle follows (open_new() first), opened again from
     // `path` if the budget closed it. Error: the path cannot be opened, or it leads to another
     // file now (`replaced()` then says so, and the caller treats it as replaced).

@@ -4,11 +4,13 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -391,6 +393,30 @@ TEST(EventFileReader, MissingOrUnreadableFileIsAnErrorNamingIt) {
         EventFileReader locked(SourceFile{path, "run", kNoRank}, sink);
         EXPECT_FALSE(locked.poll().ok());
     }
+}
+
+// A file's first read opens it before any stat (one path lookup): a FIFO or a directory where
+// a data file was found is an error naming it, and the open does not wait for a writer.
+TEST(EventFileReader, AFifoOrDirectoryAtTheFilesPathIsAnErrorNotAWait) {
+    TempDir dir;
+    RecordingSink sink;
+    const std::string fifo = dir / "events.out.tfevents.fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EventFileReader from_fifo(SourceFile{fifo, "run", kNoRank}, sink);
+    Status s = from_fifo.poll();
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().message, fifo + ": not a regular file");
+    const std::string subdir = dir / "events.out.tfevents.dir";
+    testing::make_dirs(subdir);
+    EventFileReader from_dir(SourceFile{subdir, "run", kNoRank}, sink);
+    s = from_dir.poll();
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().message, subdir + ": not a regular file");
+    // Once a regular file is there, it is read.
+    std::filesystem::remove(fifo);
+    testing::write_file(fifo, join(sample_records()));
+    EXPECT_TRUE(from_fifo.poll().ok());
+    EXPECT_FALSE(sink.scalars.empty());
 }
 
 TEST(EventFileReader, RecordLargerThanTheReadBufferIsRead) {
