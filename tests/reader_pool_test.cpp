@@ -6,7 +6,6 @@
 #include "readers/reader_pool.h"
 
 #include <gtest/gtest.h>
-#include <sys/time.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -15,84 +14,23 @@
 #include <tuple>
 #include <vector>
 
-#include "bench/events_scale.h"
 #include "bench/msprobe_scale.h"
 #include "core/filtering_sink.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
 #include "readers/source_set.h"
+#include "tests/mixed_tree.h"
 #include "tests/test_support.h"
-#include "writers/event_writer.h"
-#include "writers/tfrecord_writer.h"
 
 namespace runtop {
 namespace {
 
 using testing::TempDir;
 
-std::string scalars(const std::string& tag, int from, int to, float value, int wall = 1000) {
-    std::string out;
-    for (int s = from; s < to; ++s)
-        out += frame_record(events::simple_scalar(tag, value + s, s, wall + s));
-    return out;
-}
+using testing::scalar_records;
 
-std::string first_csv_under(const std::string& dir) {
-    std::vector<std::string> csvs;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
-        if (e.path().extension() == ".csv") csvs.push_back(e.path().string());
-    std::sort(csvs.begin(), csvs.end());
-    return csvs.empty() ? std::string() : csvs[csvs.size() / 2];
-}
-
-// msProbe in both layouts, event files of several ranks, a restart across two event files with a
-// text, a corrupt event file, a corrupt msProbe CSV, Lightning and plain CSVs, and Hugging Face
-// trainer states (read on the calling thread: their readers share each run's history). Every
-// file gets the same mtime: CSV and JSON readers give their points the file's.
 void write_tree(const std::string& root) {
-    testing::make_dirs(root);
-    ::testing::internal::CaptureStdout();
-    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe", {4, 6, 23, 5}), 0);
-    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe1", {2, 3, 7, 1}), 0);
-    ::testing::internal::GetCapturedStdout();
-    EXPECT_TRUE(bench::write_events_scale(root + "/events", {3, 40, 300}));
-
-    testing::make_dirs(root + "/exp");
-    testing::write_file(root + "/exp/events.out.tfevents.1700000000.host.1.0",
-                        frame_record(events::file_version(1000)) + scalars("loss", 0, 10, 1.0f) +
-                            frame_record(events::text("config", "lr: 0.1", 0, 1000)) +
-                            scalars("acc", 0, 10, 0.5f));
-    testing::write_file(root + "/exp/events.out.tfevents.1700000100.host.2.0",
-                        frame_record(events::file_version(2000)) +
-                            frame_record(events::session_start(6, 2000)) +
-                            scalars("loss", 6, 8, 2.0f, 2000));
-
-    testing::make_dirs(root + "/bad");
-    testing::write_file(root + "/bad/events.out.tfevents.1700000000.host.1.0",
-                        frame_record(events::file_version(1000)) + scalars("loss", 0, 5, 1.0f) +
-                            "\x07garbage that is no record at all\x01\x02" +
-                            scalars("loss", 5, 9, 3.0f) + "\x10\x00\x00");
-
-    const std::string csv = first_csv_under(root + "/msprobe");
-    ASSERT_FALSE(csv.empty());
-    testing::append_file(csv, "this,row,does,not,fit\n1,2,3");
-
-    testing::make_dirs(root + "/lightning/version_0");
-    testing::write_file(root + "/lightning/version_0/metrics.csv",
-                        "epoch,step,train_loss,val_acc\n0,0,1.5,\n0,1,1.25,\n0,2,,0.5\nx,y\n");
-    testing::make_dirs(root + "/plain");
-    testing::write_file(root + "/plain/stats.csv", "step,throughput\n0,10\n1,11\n2,12.5\n");
-
-    for (const char* checkpoint : {"checkpoint-2", "checkpoint-4"}) {
-        testing::make_dirs(root + "/hf/" + checkpoint);
-        testing::write_file(
-            root + "/hf/" + checkpoint + "/trainer_state.json",
-            std::string("{\"global_step\": 4, \"log_history\": [{\"loss\": 1.5, \"step\": 2}") +
-                (checkpoint[11] == '4' ? ", {\"loss\": 1.25, \"step\": 4}" : "") + "]}");
-    }
-    const timeval when[2] = {{1700000000, 0}, {1700000000, 0}};
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-        if (e.is_regular_file()) ::utimes(e.path().c_str(), when);
+    testing::write_mixed_tree(root, true);
 }
 
 std::string describe(const IngestTotals& t) {
@@ -170,7 +108,8 @@ Read read(const std::string& root, std::size_t threads, ReaderPool::Limits limit
         if (e.is_regular_file()) grown.emplace_back(e.path().string(), 0);
     for (auto& [path, size] : grown) {
         size = std::filesystem::file_size(path);
-        testing::append_file(path, scalars("loss", 8, 12, 3.0f) + scalars("new", 0, 3, 1.0f));
+        testing::append_file(
+            path, scalar_records("loss", 8, 12, 3.0f) + scalar_records("new", 0, 3, 1.0f));
     }
     sources.poll();
     take(root, sources, sink, out);

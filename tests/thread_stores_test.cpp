@@ -6,71 +6,20 @@
 #include "app/thread_stores.h"
 
 #include <gtest/gtest.h>
-#include <sys/time.h>
 
-#include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "bench/events_scale.h"
-#include "bench/msprobe_scale.h"
+#include "tests/mixed_tree.h"
 #include "tests/test_support.h"
-#include "writers/event_writer.h"
-#include "writers/tfrecord_writer.h"
 
 namespace runtop {
 namespace {
 
 using testing::TempDir;
 
-std::string scalars(const std::string& tag, int from, int to, float value, int wall = 1000) {
-    std::string out;
-    for (int s = from; s < to; ++s)
-        out += frame_record(events::simple_scalar(tag, value + s, s, wall + s));
-    return out;
-}
-
-// msProbe in both layouts (a corrupt row and a torn last line in one CSV), event files of
-// several ranks, a restart across two event files with a text, a corrupt event file, Lightning
-// and plain CSVs: every format whose files share nothing, so the read may be split.
 void write_tree(const std::string& root) {
-    testing::make_dirs(root);
-    ::testing::internal::CaptureStdout();
-    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe", {6, 5, 23, 5}), 0);
-    EXPECT_EQ(bench::write_msprobe_scale(root + "/msprobe1", {3, 3, 7, 1}), 0);
-    ::testing::internal::GetCapturedStdout();
-    EXPECT_TRUE(bench::write_events_scale(root + "/events", {3, 40, 300}));
-
-    testing::make_dirs(root + "/exp");
-    testing::write_file(root + "/exp/events.out.tfevents.1700000000.host.1.0",
-                        frame_record(events::file_version(1000)) + scalars("loss", 0, 10, 1.0f) +
-                            frame_record(events::text("config", "lr: 0.1", 0, 1000)) +
-                            scalars("acc", 0, 10, 0.5f));
-    testing::write_file(root + "/exp/events.out.tfevents.1700000100.host.2.0",
-                        frame_record(events::file_version(2000)) +
-                            frame_record(events::session_start(6, 2000)) +
-                            scalars("loss", 6, 8, 2.0f, 2000));
-    testing::make_dirs(root + "/bad");
-    testing::write_file(root + "/bad/events.out.tfevents.1700000000.host.1.0",
-                        frame_record(events::file_version(1000)) + scalars("loss", 0, 5, 1.0f) +
-                            "\x07garbage that is no record at all\x01\x02" +
-                            scalars("loss", 5, 9, 3.0f) + "\x10\x00\x00");
-    std::vector<std::string> csvs;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root + "/msprobe"))
-        if (e.path().extension() == ".csv") csvs.push_back(e.path().string());
-    ASSERT_FALSE(csvs.empty());
-    std::sort(csvs.begin(), csvs.end());
-    testing::append_file(csvs[csvs.size() / 2], "this,row,does,not,fit\n1,2,3");
-
-    testing::make_dirs(root + "/lightning/version_0");
-    testing::write_file(root + "/lightning/version_0/metrics.csv",
-                        "epoch,step,train_loss,val_acc\n0,0,1.5,\n0,1,1.25,\n0,2,,0.5\nx,y\n");
-    testing::make_dirs(root + "/plain");
-    testing::write_file(root + "/plain/stats.csv", "step,throughput\n0,10\n1,11\n2,12.5\n");
-    const timeval when[2] = {{1700000000, 0}, {1700000000, 0}};
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-        if (e.is_regular_file()) ::utimes(e.path().c_str(), when);
+    testing::write_mixed_tree(root, false);
 }
 
 std::string point_text(const Point& p) {
@@ -171,10 +120,7 @@ TEST(ThreadStores, ABudgetSharedBetweenStoresKeepsCountsAndLastPoints) {
 // read on one sink: it is read as before, by the recording pool.
 TEST(ThreadStores, FilesThatShareStateAreNotSplit) {
     TempDir dir;
-    write_tree(dir / "tree");
-    testing::make_dirs(dir / "tree/hf/checkpoint-2");
-    testing::write_file(dir / "tree/hf/checkpoint-2/trainer_state.json",
-                        "{\"global_step\": 2, \"log_history\": [{\"loss\": 1.5, \"step\": 2}]}");
+    testing::write_mixed_tree(dir / "tree", true);
     const Held one = read(dir / "tree", 1);
     const Held two = read(dir / "tree", 2);
     EXPECT_EQ(two.split_reads, 0u);
