@@ -181,9 +181,8 @@ void SourceSet::poll() {
     if (reader_threads_ > 1)
         for (const Entry* entry : entries)
             if (!entry->polled && !reader_shares_state(format_of(*entry))) ++fresh;
-    if (fresh == entries.size() && fresh > 1 && poll_split(entries, read)) {
-    } else if (fresh > 1) {
-        poll_pooled(entries, read);
+    if (fresh > 1) {
+        if (fresh < entries.size() || !poll_split(entries, read)) poll_pooled(entries, read);
     } else {
         for (Entry* entry : entries) {
             if (stopped()) break;
