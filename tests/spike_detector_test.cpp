@@ -380,6 +380,43 @@ TEST(SpikeDetector, ParamsAreHonoured) {
     EXPECT_TRUE(at_once.push(10.0));
 }
 
+// The ring holds only the values since the latest zero or change of sign: nothing older is
+// judged again. A series of zeros (msProbe's `nans`) holds none, one whose sign keeps changing
+// holds the first ring, a definite one the window.
+TEST(SpikeDetector, TheRingHoldsOnlyTheRunSinceTheLastZeroOrChangeOfSign) {
+    SpikeParams p;
+    p.window = 64;
+    SpikeDetector zeros(p, false);
+    std::vector<float> scratch;
+    for (int i = 0; i < 200; ++i) zeros.push(i, 0.0, scratch);
+    EXPECT_EQ(zeros.heap_bytes(), 0u);
+
+    SpikeDetector mixed(p, false);
+    for (int i = 0; i < 500; ++i)
+        mixed.push(i, (i / 10) % 2 ? -1.0 - 0.01 * i : 1.0 + 0.01 * i, scratch);
+    EXPECT_EQ(mixed.heap_bytes(), SpikeDetector::kFirstRing * sizeof(float));
+
+    SpikeDetector definite(p, false);
+    for (int i = 0; i < 100; ++i) definite.push(i, 1.0 + 0.01 * (i % 7), scratch);
+    EXPECT_EQ(definite.heap_bytes(), 64 * sizeof(float));
+    definite.push(100, 0.0, scratch);
+    EXPECT_EQ(definite.heap_bytes(), 0u);
+    definite.push(101, -2.0, scratch);
+    EXPECT_EQ(definite.heap_bytes(), SpikeDetector::kFirstRing * sizeof(float));
+    // A run long enough again is judged again: a spike after 64 values of the new sign.
+    std::optional<SpikeFinding> found;
+    for (int i = 102; i < 170; ++i) found = definite.push(i, -2.0 - 0.01 * (i % 5), scratch);
+    EXPECT_FALSE(found);
+    EXPECT_EQ(definite.heap_bytes(), 64 * sizeof(float));
+    SpikeDetector again(p, true);
+    for (int i = 0; i < 40; ++i) again.push(i, 1.0 + 0.01 * (i % 5), scratch);
+    again.push(40, -1.0, scratch);  // one value of the other sign
+    for (int i = 41; i < 120; ++i) again.push(i, 1.0 + 0.01 * (i % 5), scratch);
+    found = again.push(120, 50.0, scratch);
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->step, 120);
+}
+
 // ---- against a direct implementation of the rule as spike_detector.h states it ----
 
 // Sort-based: the window kept as a plain list, medians and percentiles by sorting. The arithmetic
@@ -497,6 +534,9 @@ TEST(SpikeDetector, AgreesWithASortBasedReference) {
             const double r = u(rng);
             if (r < 0.002) level *= std::exp(2 * noise(rng));  // a level shift
             if (r > 0.999) sign = -sign;                       // the series changes sign
+            // Every fourth seed changes sign every ~30 values (a gradient's mean): its ring is
+            // let go and grown again, run after run.
+            if (seed % 4 == 1 && r > 0.967) sign = -sign;
             double x = sign * level * std::exp(sigma * noise(rng));
             const double s = u(rng);
             if (s < 0.01) {

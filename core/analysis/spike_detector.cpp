@@ -48,17 +48,36 @@ void SpikeDetector::remember(float magnitude, bool positive) {
     const auto seq = static_cast<std::int64_t>(seen_);
     if (magnitude == 0 || !positive) last_not_positive_ = seq;
     if (magnitude == 0 || positive) last_not_negative_ = seq;
-    if (!ring_) ring_ = std::make_unique<float[]>(mask_ + 1);
-    if (seen_ == mask_ + 1 && seen_ < std::bit_ceil(window_)) {
-        // Full before the window is: values 0 .. seen_ - 1 sit at their own numbers, which are
-        // their places in a ring twice the size as well.
-        auto grown = std::make_unique<float[]>(2 * seen_);
-        std::copy(ring_.get(), ring_.get() + seen_, grown.get());
-        ring_ = std::move(grown);
-        mask_ = 2 * mask_ + 1;
-    }
-    ring_[seen_ & mask_] = magnitude;
     ++seen_;
+    // Only the values since the latest zero or change of sign are ever judged again (a window
+    // is judged only when all of it has the sign of the value judged, definite()): the ring
+    // holds that run, so a series of zeros (msProbe's `nans`) or of both signs (a gradient's
+    // mean) holds little or nothing.
+    const auto run_start =
+        static_cast<std::uint64_t>(std::min(last_not_positive_, last_not_negative_) + 1);
+    const std::uint32_t first_ring = std::min<std::uint32_t>(kFirstRing, std::bit_ceil(window_));
+    if (run_start == seen_) {  // a zero: no run
+        ring_.reset();
+        mask_ = first_ring - 1;
+        return;
+    }
+    const auto now = static_cast<std::uint64_t>(seq);
+    if (run_start == now && mask_ + 1 > first_ring) {  // a new run: the longer ring goes
+        ring_.reset();
+        mask_ = first_ring - 1;
+    }
+    if (!ring_) ring_ = std::make_unique<float[]>(mask_ + 1);
+    const std::uint64_t held = now - run_start;  // before this one
+    if (held == mask_ + std::uint64_t{1} && held < std::bit_ceil(window_)) {
+        // The run fills the ring before the window is full: twice the size, each value at its
+        // number's place there.
+        const std::uint32_t mask = 2 * mask_ + 1;
+        auto grown = std::make_unique<float[]>(mask + std::size_t{1});
+        for (std::uint64_t n = run_start; n < now; ++n) grown[n & mask] = ring_[n & mask_];
+        ring_ = std::move(grown);
+        mask_ = mask;
+    }
+    ring_[now & mask_] = magnitude;
 }
 
 bool SpikeDetector::judge(double value, std::vector<float>& scratch, SpikeFinding& out) const {
