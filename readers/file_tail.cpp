@@ -69,18 +69,15 @@ Status FileTail::poll(TailConsumer& consumer) {
         if (!*done) return ok_status();
     }
     struct stat st;
-    if (!file_.has_id()) {
+    const bool first = !file_.has_id();
+    if (first) {
         // Its first read: the path is opened and the descriptor stat'ed, one path lookup
         // rather than two (msProbe's one file a step makes millions of files read once each).
         Status opened = file_.open_new(path_, &st);
         if (!opened) return opened;
-        if (!S_ISREG(st.st_mode)) {
-            file_.reset();
-            return Error{path_ + ": not a regular file"};
-        }
     } else if (::stat(path_.c_str(), &st) != 0) {
         int err = errno;
-        if (err == ENOENT && file_.has_id()) {
+        if (err == ENOENT) {
             // Renamed away or deleted: what was read stays, and what the writer added before
             // that can still be read through a descriptor held on it.
             if (file_.is_open()) {
@@ -93,9 +90,12 @@ Status FileTail::poll(TailConsumer& consumer) {
         }
         return Error{path_ + ": " + std::strerror(err)};
     }
-    if (!S_ISREG(st.st_mode)) return Error{path_ + ": not a regular file"};
+    if (!S_ISREG(st.st_mode)) {
+        if (first) file_.reset();  // nothing followed yet: a file put there later is read anew
+        return Error{path_ + ": not a regular file"};
+    }
     removed_ = false;
-    if (file_.has_id() && !(FileId::of(st) == file_.id())) {
+    if (!first && !(FileId::of(st) == file_.id())) {
         // Another file took the path. The followed one is read to its end first.
         if (file_.is_open()) {
             Result<bool> done = drain(consumer);
@@ -111,7 +111,7 @@ Status FileTail::poll(TailConsumer& consumer) {
     }
     // Closed since (the descriptor budget) and opened again: the same inode number may now be
     // another file (a freed one is soon given out again).
-    const bool reopening = file_.has_id() && !file_.is_open();
+    const bool reopening = !file_.is_open();
     Result<int> fd = file_.fd(path_);
     if (!fd) return fd.error();
     if (reopening) {

@@ -300,13 +300,8 @@ void ReaderPool::parse(Worker& worker, Shared& shared, std::size_t i) {
     };
     worker.sink.record_into(&chunk);
     worker.sink.when_full(limits_.chunk_entries, [&] { hand_over(nullptr, false); });
-    std::vector<PollOutcome> polls;
-    while (!quit) {
-        // As SourceSet::poll_entry: one poll reads at most a budget of bytes.
-        Status status = reader->poll();
-        polls.push_back({status ? std::string() : status.error().message, reader->take_warnings()});
-        if (quit || !status || !reader->more() || (stop_ && stop_())) break;
-    }
+    // `quit` turns true inside a poll when the pool stops while this file waits for a chunk.
+    std::vector<PollOutcome> polls = quit ? std::vector<PollOutcome>() : read_whole(*reader, &quit);
     reader->let_go_of_shared();
     hand_over(&polls, true);
     worker.sink.record_into(nullptr);
@@ -328,13 +323,14 @@ struct ReaderPool::SplitShared {
     std::size_t pooled_files = 0;
 };
 
-std::vector<ReaderPool::PollOutcome> ReaderPool::read_whole(std::unique_ptr<SourceReader>& reader) {
+std::vector<ReaderPool::PollOutcome> ReaderPool::read_whole(SourceReader& reader,
+                                                            const bool* quit) {
     std::vector<PollOutcome> polls;
     while (true) {
         // As SourceSet::poll_entry: one poll reads at most a budget of bytes.
-        Status status = reader->poll();
-        polls.push_back({status ? std::string() : status.error().message, reader->take_warnings()});
-        if (!status || !reader->more() || (stop_ && stop_())) break;
+        Status status = reader.poll();
+        polls.push_back({status ? std::string() : status.error().message, reader.take_warnings()});
+        if ((quit && *quit) || !status || !reader.more() || (stop_ && stop_())) break;
     }
     return polls;
 }
@@ -366,7 +362,7 @@ void ReaderPool::split_work(SplitShared& shared, ReaderFactory& factory, SplitSi
             if (stop_ && stop_()) break;
             std::unique_ptr<SourceReader>& reader = *shared.jobs[i].reader;
             reader = (*shared.make)(i, factory, sink);
-            std::vector<PollOutcome> polls = read_whole(reader);
+            std::vector<PollOutcome> polls = read_whole(*reader);
             if (here) {
                 (*shared.finish)(i, polls);
                 tell();

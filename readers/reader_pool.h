@@ -144,8 +144,8 @@ class ReaderPool {
     void work(Worker& worker, Shared& shared);
     void parse(Worker& worker, Shared& shared, std::size_t i);
     struct SplitShared;
-    // Reads job i to its end on this thread, bound to `sink`: what each poll said.
-    std::vector<PollOutcome> read_whole(std::unique_ptr<SourceReader>& reader);
+    // Polls the reader until its file is read (or `stop`, or `*quit`): what each poll said.
+    std::vector<PollOutcome> read_whole(SourceReader& reader, const bool* quit = nullptr);
     void split_work(SplitShared& shared, ReaderFactory& factory, SplitSink& sink, bool here);
 
     PointSink& target_;
