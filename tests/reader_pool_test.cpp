@@ -118,12 +118,9 @@ Read read(const std::string& root, std::size_t threads, ReaderPool::Limits limit
 }
 
 void expect_same(const Read& one, const Read& pooled) {
-    ASSERT_EQ(one.first_seen.size(), pooled.first_seen.size());
-    for (std::size_t i = 0; i < one.first_seen.size(); ++i)
-        ASSERT_EQ(one.first_seen[i], pooled.first_seen[i]) << "series " << i;
-    ASSERT_EQ(one.calls.size(), pooled.calls.size());
-    for (std::size_t i = 0; i < one.calls.size(); ++i)
-        ASSERT_EQ(one.calls[i], pooled.calls[i]) << "call " << i;
+    ASSERT_NO_FATAL_FAILURE(
+        testing::expect_same_lines(one.first_seen, pooled.first_seen, "series"));
+    ASSERT_NO_FATAL_FAILURE(testing::expect_same_lines(one.calls, pooled.calls, "call"));
     EXPECT_EQ(one.messages, pooled.messages);
     EXPECT_EQ(one.pending, pooled.pending);
     EXPECT_EQ(one.totals, pooled.totals);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -54,6 +55,12 @@ std::string read_file(const std::string& path) {
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
+}
+
+void expect_same_lines(const std::vector<std::string>& want, const std::vector<std::string>& got,
+                       const char* what) {
+    ASSERT_EQ(want.size(), got.size()) << what;
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(want[i], got[i]) << what << " " << i;
 }
 
 std::vector<std::string> split_lines(const std::string& text) {

@@ -29,6 +29,11 @@ void append_file(const std::string& path, std::string_view bytes);
 std::string read_file(const std::string& path);
 // The lines of a text, without their '\n'.
 std::vector<std::string> split_lines(const std::string& text);
+// Two lists of lines equal, the first difference named by its index and `what` (gtest would
+// print both lists whole: thousands of lines). Fatal failures: call it under
+// ASSERT_NO_FATAL_FAILURE to stop there.
+void expect_same_lines(const std::vector<std::string>& want, const std::vector<std::string>& got,
+                       const char* what);
 
 // Equal values, NaN equal to NaN (a point read back must be the point written).
 inline bool same(double a, double b) {

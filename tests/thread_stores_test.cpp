@@ -70,9 +70,7 @@ Held read(const std::string& root, std::size_t threads, StoreLimits limits = {},
 }
 
 void expect_same(const Held& one, const Held& split) {
-    ASSERT_EQ(one.series.size(), split.series.size());
-    for (std::size_t i = 0; i < one.series.size(); ++i)
-        ASSERT_EQ(one.series[i], split.series[i]) << "series " << i;
+    ASSERT_NO_FATAL_FAILURE(testing::expect_same_lines(one.series, split.series, "series"));
     EXPECT_EQ(one.counts, split.counts);
     EXPECT_EQ(one.stderr_text, split.stderr_text);
 }
