@@ -7,6 +7,13 @@
 // (the budget folds the oldest chunks first, and those sit together in old slabs), so resident
 // memory follows what the Store holds. Blocks over 16 KiB (a long series' summary vector) get a
 // mapping of their own. Not thread-safe: one Store, one thread.
+//
+// A page's first touch is a fault, and a fault is dear on a virtual machine: 2.5 us a page where
+// this was first measured, 14 us on the 2-core VM of issue 17 (1.8 s a GiB, most of `ls`'s
+// system time). So fresh slabs are populated 256 KiB at a time (MADV_POPULATE_WRITE: one call, the
+// same zeroing, no fault each page: 7x cheaper there), and an empty slab stays resident while the
+// budget has room for it (`Room`), so the turnover of folding one rank's tails while the next
+// rank's grow does not give pages back and fault them in again.
 #pragma once
 
 #include <array>
@@ -42,11 +49,22 @@ class PointArena {
     // place when both sizes have the same footprint, by mremap between own mappings.
     void* reallocate(void* block, std::size_t old_bytes, std::size_t keep, std::size_t new_bytes);
     std::size_t mapped_bytes() const { return mapped_; }
-    // How many empty slabs stay resident for the next ones needed; beyond, they go back to the
-    // system. A fresh page costs its zeroing on the next touch (1 to 7 s a GiB on a busy VM):
-    // when the budget folds a rank's tails while the next rank's grow, a pool the size of that
-    // turnover saves re-faulting it. The Store sizes it from its budget.
+    // How much more the owner's budget can hold: empty slabs stay resident while they fit in
+    // it (or number at most keep_empty()), and go back to the system beyond.
+    struct Room {
+        virtual std::uint64_t room_bytes() const = 0;
+
+      protected:
+        ~Room() = default;
+    };
+    void set_room(const Room* room) { room_ = room; }
+    // Empty slabs kept resident whatever the room.
     void keep_empty(std::size_t slabs) { keep_empty_ = slabs; }
+    // Gives back the empty slabs the room no longer holds (the owner's budget filled up).
+    void trim();
+    std::size_t empty_resident_slabs() const { return empty_resident_.size(); }
+    // Empty slabs given back to the system so far.
+    std::uint64_t returned_slabs() const { return returned_; }
     // The arena goes soon: releases of slab blocks are skipped (the mappings go whole), so
     // that freeing a large Store does not walk its slabs block by block.
     void closing() { closing_ = true; }
@@ -72,16 +90,23 @@ class PointArena {
     void link(Slab* s);
     void unlink(Slab* s);
     void map_region();
+    // A slab is about to be handed out: fault its pages in 256 KiB at a time, not one by one.
+    void populate_fresh(char* slab);
+    bool keep_resident() const;
+    void give_back(Slab* s);
 
     std::array<Slab*, kMaxBlock / kGranule + 1> partial_{};  // by block size in granules
     std::vector<Slab*> empty_resident_;
     std::vector<Slab*> empty_released_;
     char* cursor_ = nullptr;  // slabs never used yet, in the newest region
     char* end_ = nullptr;
+    char* populated_ = nullptr;  // fresh slabs below it are populated already
     std::vector<std::pair<void*, std::size_t>> mappings_;  // regions
     std::size_t mapped_ = 0;
     bool closing_ = false;
     std::size_t keep_empty_ = 16;
+    const Room* room_ = nullptr;
+    std::uint64_t returned_ = 0;
 };
 
 }  // namespace runtop

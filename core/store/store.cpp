@@ -85,6 +85,9 @@ std::vector<SeriesId> Store::sorted_ids() const {
 void Store::enforce_budget() {
     const std::uint64_t budget = memory_->limits().memory_bytes;
     const std::uint64_t target = fold_target();
+    // Empty slabs kept while the budget had room for them are not charged: over it, they go
+    // first (what folding frees next stays resident again, as room opens).
+    memory_->arena().trim();
     // The globally oldest sealed chunks first. A record is stale when its chunk is gone
     // already (folded by its series' own budget, or dropped by a restart): records come out
     // in sealing order and every series folds its oldest first, so the record is live exactly

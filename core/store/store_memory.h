@@ -15,14 +15,16 @@
 
 namespace runtop {
 
-class StoreMemory {
+class StoreMemory final : private PointArena::Room {
   public:
     explicit StoreMemory(const StoreLimits& limits) : limits_(limits) {
-        // Empty slabs kept resident: a 64th of the budget, 1 to 32 MiB (not counted in bytes():
-        // the process' RSS may exceed the budget by that much).
+        // Empty slabs kept resident: those the budget has room for, and at least a 64th of the
+        // budget, 1 to 32 MiB (not counted in bytes(): the process' RSS may exceed the budget by
+        // that much).
         const std::uint64_t keep =
             std::clamp<std::uint64_t>(limits.memory_bytes / 64, 1 << 20, 32 << 20);
         arena_.keep_empty(keep / PointArena::kSlabBytes);
+        arena_.set_room(this);
     }
     StoreMemory(const StoreMemory&) = delete;
     StoreMemory& operator=(const StoreMemory&) = delete;
@@ -72,6 +74,11 @@ class StoreMemory {
     }
 
   private:
+    std::uint64_t room_bytes() const override {
+        if (!limits_.bounded_memory()) return UINT64_MAX;
+        return limits_.memory_bytes > charged() ? limits_.memory_bytes - charged() : 0;
+    }
+
     PointArena arena_;
     SeriesIndex index_;
     StoreLimits limits_;
