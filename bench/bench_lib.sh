@@ -37,6 +37,27 @@ best_times() {
     echo "$best_w $best_c"
 }
 
+# paired_times FUNCTION_A FUNCTION_B: runs A and B in turn, $RUNS times each, and prints "WALL_A
+# WALL_B RATIO": the median wall time of each and the median of the pairs' A/B ratios. For a
+# ratio of two ways to run the same work (one core and unpinned): taken pair by pair it holds
+# when the machine's speed drifts, and a median is not moved by one lucky run as a best is.
+paired_times() {
+    local a b i
+    local -a wa=() wb=() ratios=()
+    for ((i = 0; i < RUNS; i++)); do
+        read -r a _ < <( { TIMEFORMAT='%3R'; time "$1"; } 2>&1 >/dev/null )
+        read -r b _ < <( { TIMEFORMAT='%3R'; time "$2"; } 2>&1 >/dev/null )
+        wa+=("$a") wb+=("$b")
+        ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')")
+    done
+    echo "$(median "${wa[@]}") $(median "${wb[@]}") $(median "${ratios[@]}")"
+}
+
+median() {  # median NUMBER...: the middle one (the mean of the two middle ones for an even count)
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # peak_rss_kb COMMAND...: the command's peak resident set in KiB (GNU time %M), "" without GNU
 # time; its output is discarded.
 peak_rss_kb() {

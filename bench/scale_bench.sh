@@ -95,11 +95,12 @@ bench_tree() {
     run_snapshot() { "${PIN[@]}" "$RUNTOP" snapshot --size 250x80 "$dir" >/dev/null 2>&1; }
 
     run_cat  # warm the page cache
-    local found t_cat t_ls c_ls t_free t_pair=0 t_check c_check t_filter t_snap rss rss_budget rss_filter rss_snap
+    local found t_cat t_ls c_ls t_free m_ls m_free r_free t_pair=0 t_check c_check t_filter t_snap rss rss_budget rss_filter rss_snap
     found=$("$RUNTOP" check --format json "$dir" 2>/dev/null | grep -c '"rule": *"spike"' || true)
     read -r t_cat _ < <(best_times run_cat)
     read -r t_ls c_ls < <(best_times run_ls)
     read -r t_free _ < <(best_times run_ls_free)
+    read -r m_ls m_free r_free < <(paired_times run_ls run_ls_free)
     if [[ ${#PIN2[@]} -gt 0 ]]; then read -r t_pair _ < <(best_times run_ls_pair); fi
     read -r t_check c_check < <(best_times run_check)
     read -r t_filter _ < <(best_times run_filter)
@@ -112,14 +113,14 @@ bench_tree() {
     echo "scale: $title: $files files, $bytes bytes,"
     echo "       $series series, $points points; page cache warm; best of $RUNS"
     awk -v b="$bytes" -v s="$series" -v p="$points" -v tc="$t_cat" -v tl="$t_ls" -v cl="$c_ls" \
-        -v tf="$t_free" -v tp="$t_pair" -v tk="$t_check" -v ck="$c_check" -v tfl="$t_filter" -v ts="$t_snap" \
+        -v tf="$t_free" -v ml="$m_ls" -v mf="$m_free" -v rf1="$r_free" -v tp="$t_pair" -v tk="$t_check" -v ck="$c_check" -v tfl="$t_filter" -v ts="$t_snap" \
         -v r="$rss" -v rb="$rss_budget" -v rf="$rss_filter" -v rs="$rss_snap" -v bud="$BUDGET" \
-        -v budmb="$budget_mb" -v found="$found" 'BEGIN {
+        -v budmb="$budget_mb" -v found="$found" -v runs="$RUNS" 'BEGIN {
         printf "  %-40s %9s %9s %12s\n", "", "wall (s)", "MB/s", "vs cat"
         printf "  %-40s %9.3f %9.0f %12s\n", "cat FILES, one core", tc, b / tc / 1e6, "1"
         printf "  %-40s %9.3f %9.0f %11.1fx\n", "runtop ls, one core", tl, b / tl / 1e6, tl / tc
         printf "  %-40s %9.3f %9.0f %11.1fx\n", "runtop ls, unpinned", tf, b / tf / 1e6, tf / tc
-        printf "  unpinned vs one core = %.2fx (goal >= 1.7x)\n", tl / tf
+        printf "  unpinned vs one core = %.2fx (goal >= 1.7x): the median of %d pairs run in turn (%.3f vs %.3f s, medians); best against best %.2fx\n", rf1, runs, ml, mf, tl / tf
         if (tp > 0)
             printf "  two one-core ls side by side = %.3f s: this machine gives 2 cores %.2fx for work sharing nothing\n", tp, 2 * tl / tp
         printf "  check vs ls, one core = %.2fx cpu (goal <= 1.25x); spike records found: %d (1 injected)\n", ck / cl, found
