@@ -38,54 +38,55 @@ void release_all(PointArena& arena, std::vector<void*>& blocks) {
     blocks.clear();
 }
 
-TEST(PointArena, EmptySlabsStayResidentWhileTheRoomHoldsThem) {
-    PointArena arena;
+// An arena whose owner's budget has `room` slabs of room, keeping `keep` empty slabs whatever.
+struct RoomyArena {
+    RoomyArena(std::uint64_t room_slabs, std::size_t keep) {
+        room.bytes = room_slabs == UINT64_MAX ? UINT64_MAX : room_slabs * PointArena::kSlabBytes;
+        arena.set_room(&room);
+        arena.keep_empty(keep);
+    }
     FixedRoom room;
-    arena.set_room(&room);
-    arena.keep_empty(0);
-    room.bytes = 10 * PointArena::kSlabBytes;
-    auto blocks = fill(arena, 12);
-    release_all(arena, blocks);
-    EXPECT_EQ(arena.empty_resident_slabs(), 10u);
-    EXPECT_EQ(arena.returned_slabs(), 2u);
+    PointArena arena;
+};
+
+// Fills `slabs` slabs, releases every block, and expects `resident` of them kept.
+void expect_kept(std::uint64_t room_slabs, std::size_t keep, std::size_t slabs,
+                 std::size_t resident) {
+    RoomyArena a(room_slabs, keep);
+    auto blocks = fill(a.arena, slabs);
+    release_all(a.arena, blocks);
+    EXPECT_EQ(a.arena.empty_resident_slabs(), resident);
+    EXPECT_EQ(a.arena.returned_slabs(), slabs - resident);
+}
+
+TEST(PointArena, EmptySlabsStayResidentWhileTheRoomHoldsThem) {
+    expect_kept(10, 0, 12, 10);
 }
 
 TEST(PointArena, KeepEmptyHoldsSlabsWithNoRoomAtAll) {
-    PointArena arena;
-    FixedRoom room;  // no room
-    arena.set_room(&room);
-    arena.keep_empty(3);
-    auto blocks = fill(arena, 8);
-    release_all(arena, blocks);
-    EXPECT_EQ(arena.empty_resident_slabs(), 3u);
-    EXPECT_EQ(arena.returned_slabs(), 5u);
+    expect_kept(0, 3, 8, 3);
 }
 
 TEST(PointArena, TrimGivesBackWhatTheRoomNoLongerHolds) {
-    PointArena arena;
-    FixedRoom room;
-    arena.set_room(&room);
-    arena.keep_empty(2);
-    room.bytes = 100 * PointArena::kSlabBytes;
+    RoomyArena a(100, 2);
+    PointArena& arena = a.arena;
     auto blocks = fill(arena, 9);
     release_all(arena, blocks);
     ASSERT_EQ(arena.empty_resident_slabs(), 9u);
     arena.trim();  // the room still holds them
     EXPECT_EQ(arena.empty_resident_slabs(), 9u);
-    room.bytes = 5 * PointArena::kSlabBytes;
+    a.room.bytes = 5 * PointArena::kSlabBytes;
     arena.trim();
     EXPECT_EQ(arena.empty_resident_slabs(), 5u);
-    room.bytes = 0;
+    a.room.bytes = 0;
     arena.trim();
     EXPECT_EQ(arena.empty_resident_slabs(), 2u);
     EXPECT_EQ(arena.returned_slabs(), 7u);
 }
 
 TEST(PointArena, ResidentEmptySlabsAreUsedAgainBeforeNewOnes) {
-    PointArena arena;
-    FixedRoom room;
-    arena.set_room(&room);
-    room.bytes = UINT64_MAX;
+    RoomyArena a(UINT64_MAX, 16);
+    PointArena& arena = a.arena;
     auto blocks = fill(arena, 6);
     release_all(arena, blocks);
     const std::size_t mapped = arena.mapped_bytes();
