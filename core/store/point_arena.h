@@ -9,7 +9,7 @@
 // mapping of their own. Not thread-safe: one Store, one thread.
 //
 // A page's first touch is a fault, and a fault is dear on a virtual machine: 2.5 us a page where
-// this was first measured, 14 us on the 2-core VM of issue 17 (1.8 s a GiB, most of `ls`'s
+// this was first measured, 14 us on the 2-core VM of issue 17 (3.6 s a GiB, most of `ls`'s
 // system time). So fresh slabs are populated 256 KiB at a time (MADV_POPULATE_WRITE: one call, the
 // same zeroing, no fault each page: 7x cheaper there), and an empty slab stays resident while the
 // budget has room for it (`Room`), so the turnover of folding one rank's tails while the next
