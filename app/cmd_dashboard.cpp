@@ -388,7 +388,7 @@ int cmd_dashboard(const Args& args) {
         // The budget's rounds the checks left owed, given their own slice of time after each
         // ingest slice, and on their own once nothing is waiting: after a backfill they would
         // otherwise wait for the next point, holding what the budget does not allow (2 M
-        // series: 1.76 GiB for good, where the finished rounds hold 1.4).
+        // series: 1.76 GiB for good, where the finished rounds hold 1.63).
         if (p->store.rounds_owed())
             p->store.keep_budget(Clock::now() + std::chrono::milliseconds(kBudgetSliceMs));
         if (!live && p->ingest.backfilled()) {

@@ -42,6 +42,7 @@ std::size_t ThreadStores::read(const std::vector<RootSpec>& roots, std::uint64_t
 std::vector<const Series*> ThreadStores::sorted() const {
     // Each Store sorted on a thread of its own (the read's threads are idle now: a serial sort
     // of 512k series was a twentieth of an unpinned ls), then merged in order.
+    if (stores_.empty()) return {};  // nothing read yet
     std::vector<std::vector<const Series*>> each(stores_.size());
     in_parts(stores_.size(), stores_.size(), [&](std::size_t, std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
@@ -51,7 +52,6 @@ std::vector<const Series*> ThreadStores::sorted() const {
             for (SeriesId id : ids) each[k].push_back(&store.at(id));
         }
     });
-    if (each.empty()) return {};  // nothing read yet
     std::vector<const Series*> all = std::move(each[0]);
     for (std::size_t k = 1; k < each.size(); ++k) {
         const std::vector<const Series*>& one = each[k];

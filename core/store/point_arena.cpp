@@ -82,15 +82,13 @@ void PointArena::populate_fresh(char* slab) {
     populated_ = slab + bytes;
 }
 
-bool PointArena::keep_resident() const {
-    if (empty_resident_.size() < keep_empty_) return true;
-    const std::uint64_t held = (empty_resident_.size() + 1) * std::uint64_t{kSlabBytes};
-    return room_ && held <= room_->room_bytes();
+bool PointArena::may_keep(std::size_t slabs) const {
+    return slabs <= keep_empty_ ||
+           (room_ && slabs * std::uint64_t{kSlabBytes} <= room_->room_bytes());
 }
 
 void PointArena::trim() {
-    while (!empty_resident_.empty() && empty_resident_.size() > keep_empty_ &&
-           !(room_ && empty_resident_.size() * std::uint64_t{kSlabBytes} <= room_->room_bytes())) {
+    while (!empty_resident_.empty() && !may_keep(empty_resident_.size())) {
         Slab* s = empty_resident_.back();
         empty_resident_.pop_back();
         give_back(s);
@@ -184,7 +182,7 @@ void PointArena::release(void* block, std::size_t bytes) {
     if (--s->live == 0) {
         if (!was_full) unlink(s);
         RUNTOP_POISON(s, kSlabBytes);
-        if (keep_resident()) {
+        if (may_keep(empty_resident_.size() + 1)) {
             empty_resident_.push_back(s);
         } else {
             give_back(s);

@@ -92,7 +92,8 @@ class PointArena {
     void map_region();
     // A slab is about to be handed out: fault its pages in 256 KiB at a time, not one by one.
     void populate_fresh(char* slab);
-    bool keep_resident() const;
+    // Whether `slabs` empty slabs may stay resident: keep_empty() of them, or what the room holds.
+    bool may_keep(std::size_t slabs) const;
     void give_back(Slab* s);
 
     std::array<Slab*, kMaxBlock / kGranule + 1> partial_{};  // by block size in granules
