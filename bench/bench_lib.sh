@@ -38,7 +38,8 @@ best_times() {
 }
 
 # paired_times FUNCTION_A FUNCTION_B: runs A and B in turn, $RUNS times each, and prints "WALL_A
-# WALL_B RATIO": the median wall time of each and the median of the pairs' A/B ratios. For a
+# WALL_B RATIO BEST_A BEST_B": the median wall time of each, the median of the pairs' A/B ratios
+# and the best wall time of each. For a
 # ratio of two ways to run the same work (one core and unpinned): taken pair by pair it holds
 # when the machine's speed drifts, and a median is not moved by one lucky run as a best is.
 paired_times() {
@@ -50,7 +51,8 @@ paired_times() {
         wa+=("$a") wb+=("$b")
         ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')")
     done
-    echo "$(median "${wa[@]}") $(median "${wb[@]}") $(median "${ratios[@]}")"
+    echo "$(median "${wa[@]}") $(median "${wb[@]}") $(median "${ratios[@]}")" \
+        "$(printf '%s\n' "${wa[@]}" | sort -g | head -1)" "$(printf '%s\n' "${wb[@]}" | sort -g | head -1)"
 }
 
 median() {  # median NUMBER...: the middle one (the mean of the two middle ones for an even count)
