@@ -181,5 +181,56 @@ TEST(RuleBudget, TheSinkChargesTheAnalyzerAndTheViewModelToTheStore) {
     EXPECT_GT(model.memory_bytes(), 0u);
 }
 
+// A budget the points cannot make room in: once the Store has folded all it can and is still
+// over, the sink has the Analyzer shed spike windows, so the process comes back within the
+// budget; a spike is still found, by its tag's envelope, on its rank.
+TEST(RuleBudget, TheSinkShedsSpikeWindowsOnceTheStoreIsAtItsFloor) {
+    constexpr int kRanks = 8, kTags = 250, kSteps = 80;
+    auto load = [&](Store& store, Analyzer& analyzer) {
+        AnalyzingSink sink(analyzer, &store);
+        std::vector<SeriesId> ids;
+        for (int rank = 0; rank < kRanks; ++rank)
+            for (int t = 0; t < kTags; ++t)
+                ids.push_back(sink.series({"r", rank, "g/" + std::to_string(t) + "/norm"},
+                                          source_id(kMsProbe)));
+        std::mt19937 rng(5);
+        std::normal_distribution<double> noise(0, 0.05);
+        for (std::int64_t step = 0; step < kSteps; ++step)
+            for (std::size_t i = 0; i < ids.size(); ++i) {
+                const bool spike = step == 70 && i == 3 * kTags + 7;  // rank 3, tag 7
+                sink.append(ids[i], Point{step, 0, std::exp(noise(rng)) * (spike ? 50 : 1)});
+            }
+        EXPECT_EQ(store.outside_bytes(), analyzer.memory_bytes());
+        analyzer.finish();
+    };
+    StoreLimits roomy;
+    roomy.memory_bytes = 1ull << 30;
+    Store big(roomy);
+    Analyzer exact(default_rules());
+    load(big, exact);
+    EXPECT_FALSE(exact.windows_closed());
+    EXPECT_EQ(exact.enveloped_series(), 0u);
+
+    StoreLimits tight;
+    tight.memory_bytes = big.memory_bytes() / 4 + exact.memory_bytes() / 3;
+    Store small(tight);
+    Analyzer shed(default_rules());
+    load(small, shed);
+    EXPECT_TRUE(shed.windows_closed());
+    EXPECT_GT(shed.enveloped_series(), std::size_t{kRanks * kTags / 2});
+    EXPECT_LT(shed.window_bytes(), exact.window_bytes() / 2);
+    EXPECT_EQ(shed.memory_bytes(), shed.recount_bytes());
+    EXPECT_LE(small.memory_bytes() + small.outside_bytes(),
+              tight.memory_bytes + tight.memory_bytes / 8);
+
+    for (const Analyzer* a : {&exact, &shed}) {
+        ASSERT_EQ(a->log().size(), 1u) << (a == &exact ? "exact" : "shed");
+        const AnomalyRecord& r = a->log().records()[0];
+        EXPECT_EQ(r.rank, 3);
+        EXPECT_EQ(r.tag, "g/7/norm");
+        EXPECT_EQ(r.step, 70);
+    }
+}
+
 }  // namespace
 }  // namespace runtop

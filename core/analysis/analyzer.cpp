@@ -21,6 +21,9 @@ constexpr std::size_t kMaxPendingSteps = 16;
 // plus the map's nodes: about 60 MB); past it the oldest step of the growing group is judged
 // with the ranks it has.
 constexpr std::size_t kMaxBackfillPendingValues = std::size_t{1} << 21;
+// The same bound for envelope steps (one per spike rule, run, tag and step; about 80 bytes
+// each): past it the oldest step of the growing envelope is judged with the members it has.
+constexpr std::size_t kMaxBackfillEnvelopeSteps = std::size_t{1} << 19;
 
 // What a node of a std::map / std::unordered_map costs beside its value: the tree's links and
 // colour (or the next pointer and cached hash) and the allocator's header. An estimate the
@@ -199,10 +202,20 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
         slot.rule = static_cast<std::uint16_t>(i);
         slot.type = rule.type;
         switch (rule.type) {
-            case RuleType::kSpike:
-                slot.state = static_cast<std::uint32_t>(spikes_.size());
-                spikes_.emplace_back(rule.spike, (matches[i] & kLossLike) != 0);
+            case RuleType::kSpike: {
+                const bool loss_like = (matches[i] & kLossLike) != 0;
+                if (windows_closed_) {
+                    slot.state = kEnveloped | envelope_for(i, s, loss_like);
+                } else if (!free_spikes_.empty()) {
+                    slot.state = free_spikes_.back();
+                    free_spikes_.pop_back();
+                    spikes_[slot.state] = SpikeDetector(rule.spike, loss_like);
+                } else {
+                    slot.state = static_cast<std::uint32_t>(spikes_.size());
+                    spikes_.emplace_back(rule.spike, loss_like);
+                }
                 break;
+            }
             case RuleType::kCrossRank: {
                 if (key.rank == kNoRank) continue;
                 auto [it, inserted] = group_ids_.try_emplace(
@@ -238,7 +251,9 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
 std::uint64_t Analyzer::structure_bytes() const {
     return series_.bytes() + spikes_.bytes() + histories_.bytes() + tags_.bytes() +
            more_slots_.capacity() * sizeof(more_slots_[0]) +
-           tag_matches_.bucket_count() * sizeof(void*) + groups_.capacity() * sizeof(Group);
+           tag_matches_.bucket_count() * sizeof(void*) + groups_.capacity() * sizeof(Group) +
+           envelopes_.capacity() * sizeof(Envelope) +
+           free_spikes_.capacity() * sizeof(free_spikes_[0]);
 }
 
 void Analyzer::account_structure() {
@@ -262,6 +277,9 @@ std::uint64_t Analyzer::recount_bytes() const {
             n += tree_node_bytes<Group::PendingMap>() + values.capacity() * sizeof(RankValue);
     }
     spikes_.for_each([&n](const SpikeDetector& d) { n += d.heap_bytes(); });
+    n += envelope_ids_.size() * tree_node_bytes<decltype(envelope_ids_)>();
+    for (const Envelope& e : envelopes_)
+        n += e.detector.heap_bytes() + e.pending.capacity() * sizeof(EnvelopeStep);
     return n;
 }
 
@@ -370,29 +388,31 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 break;
             }
             case RuleType::kSpike: {
+                if (slot.state & kEnveloped) {
+                    // A rewritten step: its member has counted at that step already.
+                    if (!repeated)
+                        envelope_point(id, envelopes_[slot.state & ~kEnveloped], p.step, v);
+                    break;
+                }
                 SpikeDetector& spike = spikes_[slot.state];
                 const std::size_t held = spike.heap_bytes();
                 std::optional<SpikeFinding> f = spike.push(p.step, v, scratch_);
                 charge(static_cast<std::int64_t>(spike.heap_bytes()) -
                        static_cast<std::int64_t>(held));
+                window_bytes_ += spike.heap_bytes() - held;
                 if (!f) {
                     if (std::isfinite(v)) pass(slot);
-                    break;
-                }
-                std::string msg =
-                    fmt::format("{} is {:.3g}x the level {} of the values before (z {}){}",
-                                value_text(f->value), f->ratio, value_text(f->median),
-                                std::isinf(f->z) ? std::string("inf") : fmt::format("{:.1f}", f->z),
-                                f->step == p.step ? "" : ", then fell back");
-                if (f->step == p.step) {  // spikes on consecutive points are one episode
-                    fire(id, slot, f->step, f->value, std::move(msg));
+                } else if (f->step == p.step) {  // spikes on consecutive points are one episode
+                    report_spike(id, slot, *f, SpikeWhen::kNow, 0);
                     fired = true;
-                    break;
+                } else {  // confirmed a point or more after it
+                    report_spike(id, slot, *f, SpikeWhen::kFellBack, 0);
                 }
-                // Confirmed a point or more after it: a record of its own, at its own step.
-                slot.open = kNoEpisode;
-                fire(id, slot, f->step, f->value, std::move(msg));
-                pass(slot);
+                // Windows are closed: one that grew goes, unless a candidate waits in it.
+                if (windows_closed_ && spike.heap_bytes() > held && !spike.waiting()) {
+                    join_envelope(s, slot);
+                    account_structure();
+                }
                 break;
             }
             case RuleType::kThreshold: {
@@ -467,6 +487,185 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
     }
 }
 
+void Analyzer::report_spike(SeriesId id, Slot& slot, const SpikeFinding& f, SpikeWhen when,
+                            std::uint32_t envelope_members) {
+    const std::string of = envelope_members == 0
+                               ? std::string("the values before")
+                               : fmt::format("the tag's envelope over {} rank{} before",
+                                             envelope_members, envelope_members == 1 ? "" : "s");
+    const std::string z = std::isinf(f.z) ? std::string("inf") : fmt::format("{:.1f}", f.z);
+    std::string msg = fmt::format("{} is {:.3g}x the level {} of {} (z {}){}", value_text(f.value),
+                                  f.ratio, value_text(f.median), of, z,
+                                  when == SpikeWhen::kNow        ? ""
+                                  : when == SpikeWhen::kFellBack ? ", then fell back"
+                                                                 : "; the data ends before it "
+                                                                   "could fall back");
+    if (when == SpikeWhen::kNow) {
+        fire(id, slot, f.step, f.value, std::move(msg));
+        return;
+    }
+    // Decided a point or more after it: a record of its own, at its own step.
+    slot.open = kNoEpisode;
+    fire(id, slot, f.step, f.value, std::move(msg));
+    pass(slot);
+}
+
+std::uint32_t Analyzer::envelope_for(std::uint32_t rule, const SeriesState& s, bool loss_like) {
+    auto [it, inserted] = envelope_ids_.try_emplace({rule, s.run, s.tag},
+                                                    static_cast<std::uint32_t>(envelopes_.size()));
+    if (inserted) {
+        envelopes_.emplace_back(rules_.rules[rule].spike, loss_like, rule);
+        node_bytes_ += tree_node_bytes<decltype(envelope_ids_)>();
+    }
+    ++envelopes_[it->second].members;
+    ++enveloped_;
+    return it->second;
+}
+
+std::uint64_t Analyzer::join_envelope(SeriesState& s, Slot& slot) {
+    SpikeDetector& window = spikes_[slot.state];
+    const bool loss_like = window.loss_like();
+    const std::size_t held = window.heap_bytes();
+    window_bytes_ -= held;
+    free_spikes_.push_back(slot.state);
+    pass(slot);
+    const std::uint32_t index = envelope_for(slot.rule, s, loss_like);
+    Envelope& e = envelopes_[index];
+    std::size_t kept = 0;
+    if (e.detector.finite_seen() == 0 && e.waiting() == 0 && window.finite_seen() > 0) {
+        // The first member hands its history over, so the envelope does not warm up again from
+        // nothing (a tag of one rank is then judged exactly as before). Live, its steps are
+        // judged; in a backfill later ranks still bring theirs.
+        e.detector = std::move(window);
+        if (live_) e.judged_through = s.last_step;
+        kept = held;
+    }
+    window = SpikeDetector(rules_.rules[slot.rule].spike, loss_like);  // its ring freed
+    charge(static_cast<std::int64_t>(kept) - static_cast<std::int64_t>(held));
+    slot.state = kEnveloped | index;
+    return held - kept;
+}
+
+std::uint64_t Analyzer::shed_windows(std::uint64_t bytes) {
+    windows_closed_ = true;
+    // What is left waits for candidates to fall back: no round over millions of series again
+    // until that changes.
+    if (window_bytes_ == unsheddable_bytes_) return 0;
+    std::uint64_t freed = 0;
+    std::size_t visited = 0;
+    // Round the series from where the last call stopped: each window is visited once however
+    // often the sink asks (it does while the Store stays at its floor).
+    for (; visited < series_.size() && freed < bytes && window_bytes_ > 0; ++visited) {
+        if (shed_cursor_ >= series_.size()) shed_cursor_ = 0;
+        const SeriesId id = static_cast<SeriesId>(shed_cursor_++);
+        SeriesState& s = series_[id];
+        for (Slot& slot : slots(s)) {
+            if (slot.type != RuleType::kSpike || (slot.state & kEnveloped)) continue;
+            const SpikeDetector& window = spikes_[slot.state];
+            // A window not yet made goes when it is (add_point); a waiting candidate stays.
+            if (window.heap_bytes() == 0 || window.waiting()) continue;
+            freed += join_envelope(s, slot);
+        }
+    }
+    if (visited == series_.size() && freed < bytes) unsheddable_bytes_ = window_bytes_;
+    account_structure();
+    return freed;
+}
+
+Analyzer::Slot* Analyzer::spike_slot(SeriesId id, std::uint32_t rule) {
+    for (Slot& slot : slots(series_[id]))
+        if (slot.type == RuleType::kSpike && slot.rule == rule) return &slot;
+    return nullptr;
+}
+
+SeriesId Analyzer::member_at(const Envelope& e, std::int64_t step) {
+    for (const auto& [at, member] : e.recent)
+        if (at == step && member != kNoSeries) return member;
+    return kNoSeries;
+}
+
+void Analyzer::envelope_point(SeriesId id, Envelope& e, std::int64_t step, double value) {
+    // Judged already without this member (it lagged more than the envelope waits): the
+    // detector takes steps in order only. The Store still has the point.
+    if (step <= e.judged_through) return;
+    std::vector<EnvelopeStep>& steps = e.pending;
+    const std::size_t capacity = steps.capacity();
+    auto it = steps.end();
+    if (e.waiting() == 0 || steps.back().step < step) {  // the usual case: a newer step
+        steps.push_back({.step = step});
+        it = steps.end() - 1;
+        ++envelope_steps_;
+    } else {
+        it =
+            std::lower_bound(steps.begin() + static_cast<std::ptrdiff_t>(e.head), steps.end(), step,
+                             [](const EnvelopeStep& a, std::int64_t b) { return a.step < b; });
+        if (it == steps.end() || it->step != step) {
+            it = steps.insert(it, EnvelopeStep{.step = step});
+            ++envelope_steps_;
+        }
+    }
+    charge(static_cast<std::int64_t>((steps.capacity() - capacity) * sizeof(EnvelopeStep)));
+    EnvelopeStep& at = *it;
+    ++at.count;
+    if (std::isfinite(value) && (at.arg == kNoSeries || std::fabs(value) > std::fabs(at.value))) {
+        at.value = value;
+        at.arg = id;
+    }
+    if (!live_) {  // every rank's history first, as for cross-rank steps
+        while (envelope_steps_ > kMaxBackfillEnvelopeSteps && e.waiting() > 0)
+            judge_envelope_step(e);
+        return;
+    }
+    while (e.waiting() > 0 && e.pending[e.head].count >= e.members) judge_envelope_step(e);
+    while (e.waiting() > kMaxPendingSteps) judge_envelope_step(e);
+}
+
+void Analyzer::judge_envelope_step(Envelope& e) {
+    const EnvelopeStep at = e.pending[e.head++];
+    const std::int64_t step = at.step;
+    --envelope_steps_;
+    if (e.head == e.pending.size()) {
+        e.pending.clear();
+        e.head = 0;
+    } else if (e.head >= 64 && 2 * e.head >= e.pending.size()) {  // judged ones leave
+        e.pending.erase(e.pending.begin(), e.pending.begin() + static_cast<std::ptrdiff_t>(e.head));
+        e.head = 0;
+    }
+    e.judged_through = step;
+    if (at.arg == kNoSeries) return;  // no finite value: not the spike rule's business
+    e.recent[e.fed++ % Envelope::kRecent] = {step, at.arg};
+    const std::size_t held = e.detector.heap_bytes();
+    const std::optional<SpikeFinding> f = e.detector.push(step, at.value, scratch_);
+    charge(static_cast<std::int64_t>(e.detector.heap_bytes()) - static_cast<std::int64_t>(held));
+    Slot* open = e.open == kNoSeries ? nullptr : spike_slot(e.open, e.rule);
+    const bool now = f && f->step == step;
+    if (open && !(now && e.open == at.arg)) pass(*open);
+    e.open = kNoSeries;
+    if (!f) return;
+    const SeriesId who = now ? at.arg : member_at(e, f->step);
+    Slot* slot = who == kNoSeries ? nullptr : spike_slot(who, e.rule);
+    if (!slot) return;
+    report_spike(who, *slot, *f, now ? SpikeWhen::kNow : SpikeWhen::kFellBack, e.members);
+    if (now) e.open = who;
+}
+
+void Analyzer::judge_envelope(Envelope& e) {
+    while (e.waiting() > 0) judge_envelope_step(e);
+    charge(-static_cast<std::int64_t>(e.pending.capacity() * sizeof(EnvelopeStep)));
+    std::vector<EnvelopeStep>().swap(e.pending);
+}
+
+void Analyzer::finish_envelope(Envelope& e) {
+    judge_envelope(e);
+    const std::size_t held = e.detector.heap_bytes();
+    const std::optional<SpikeFinding> f = e.detector.finish();
+    charge(static_cast<std::int64_t>(e.detector.heap_bytes()) - static_cast<std::int64_t>(held));
+    if (!f) return;
+    const SeriesId who = member_at(e, f->step);
+    if (Slot* slot = who == kNoSeries ? nullptr : spike_slot(who, e.rule))
+        report_spike(who, *slot, *f, SpikeWhen::kDataEnded, e.members);
+}
+
 void Analyzer::judge_oldest(Group& g) {
     auto oldest = g.pending.begin();
     pending_values_ -= oldest->second.size();
@@ -520,26 +719,22 @@ void Analyzer::finish() {
     judge_waiting_steps();
     for (SeriesId id = 0; id < series_.size(); ++id) {
         for (Slot& slot : slots(series_[id])) {
-            if (slot.type != RuleType::kSpike) continue;
+            if (slot.type != RuleType::kSpike || (slot.state & kEnveloped)) continue;
             SpikeDetector& spike = spikes_[slot.state];
             const std::size_t held = spike.heap_bytes();
             std::optional<SpikeFinding> f = spike.finish();
             charge(static_cast<std::int64_t>(spike.heap_bytes()) - static_cast<std::int64_t>(held));
-            if (!f) continue;
-            slot.open = kNoEpisode;
-            fire(id, slot, f->step, f->value,
-                 fmt::format("{} is {:.3g}x the level {} of the values before (z {}); the data "
-                             "ends before it could fall back",
-                             value_text(f->value), f->ratio, value_text(f->median),
-                             std::isinf(f->z) ? std::string("inf") : fmt::format("{:.1f}", f->z)));
-            pass(slot);
+            window_bytes_ -= held - spike.heap_bytes();
+            if (f) report_spike(id, slot, *f, SpikeWhen::kDataEnded, 0);
         }
     }
+    for (Envelope& e : envelopes_) finish_envelope(e);
 }
 
 void Analyzer::set_live() {
     live_ = true;
     judge_waiting_steps();  // every rank's history is in: each step with all of its ranks
+    for (Envelope& e : envelopes_) judge_envelope(e);
     double limit = 0;
     for (const RuleConfig& rule : rules_.rules)
         if (rule.type == RuleType::kStall) limit = std::max(limit, rule.stall.seconds);

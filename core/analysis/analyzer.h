@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -114,6 +115,19 @@ class Analyzer {
     std::size_t series_count() const { return series_.size(); }  // ids it has a state for
     std::uint64_t selected_points() const { return selected_points_; }
     const RuleSet& rules() const { return rules_; }
+
+    // Spike windows within the budget (docs/design.md, "Spike windows within the budget"). A
+    // series' values are judged by its own trailing window, or, once the window is shed, by its
+    // tag's envelope: per (spike rule, run, tag), the value of the largest magnitude at each
+    // step among the series without a window of their own, judged as one series (the same
+    // detector, fed each step once every member has written it) and a finding attributed to the
+    // member that holds it. A tag of one rank is judged exactly as by its own window.
+    // Sheds windows until `bytes` are freed (or none is left) and closes them: from now on a new
+    // series, or a window that would grow, goes to its envelope. Returns the bytes freed.
+    std::uint64_t shed_windows(std::uint64_t bytes);
+    bool windows_closed() const { return windows_closed_; }
+    std::uint64_t window_bytes() const { return window_bytes_; }  // per-series windows held
+    std::size_t enveloped_series() const { return enveloped_; }   // judged by their envelope
     // What it holds that grows with the data: every series' state and its rules' state (spike
     // windows, msProbe histories, cross-rank groups and their waiting values), the interned
     // tags and per-tag rule matches. A running sum (a load: the sink may ask on every point),
@@ -181,6 +195,52 @@ class Analyzer {
                                             : std::span<Slot>(more_slots_[s.more]);
     }
     void add_slot(SeriesState& s, Slot slot);
+    // Spike slots judged by an envelope have this bit in Slot::state, the envelope's index
+    // below it.
+    static constexpr std::uint32_t kEnveloped = 0x80000000u;
+    // One step of an envelope: the member value of the largest magnitude, whose it is, and how
+    // many members wrote the step.
+    struct EnvelopeStep {
+        std::int64_t step = 0;
+        double value = 0;
+        SeriesId arg = kNoSeries;
+        std::uint32_t count = 0;
+    };
+    struct Envelope {  // one (spike rule, run, tag) for the members without a window
+        static constexpr std::size_t kRecent = 16;
+        Envelope(const SpikeParams& params, bool loss_like, std::uint32_t rule_index)
+            : detector(params, loss_like), rule(rule_index) {}
+        SpikeDetector detector;
+        // Steps not yet judged, [head, end) in step order: a vector, not a tree (a point looks
+        // its step up among a few dozen contiguous ones; judged ones leave from the front).
+        std::vector<EnvelopeStep> pending;
+        std::size_t head = 0;
+        std::size_t waiting() const { return pending.size() - head; }
+        // The member at each of the latest steps judged: a finding is confirmed a few values
+        // after its step (SpikeParams::confirm).
+        std::array<std::pair<std::int64_t, SeriesId>, kRecent> recent{};
+        std::int64_t judged_through = std::numeric_limits<std::int64_t>::min();
+        SeriesId open = kNoSeries;  // the member whose episode the latest step extended
+        std::uint32_t members = 0;
+        std::uint32_t rule = 0;
+        std::uint32_t fed = 0;  // steps judged (recent's next place)
+    };
+    // Hands a series' spike slot over to its envelope, its window freed; returns the bytes freed.
+    std::uint64_t join_envelope(SeriesState& s, Slot& slot);
+    void envelope_point(SeriesId id, Envelope& e, std::int64_t step, double value);
+    void judge_envelope_step(Envelope& e);  // its oldest waiting step
+    void judge_envelope(Envelope& e);       // every waiting step, its memory given back
+    void finish_envelope(Envelope& e);
+    Slot* spike_slot(SeriesId id, std::uint32_t rule);
+    std::uint32_t envelope_for(std::uint32_t rule, const SeriesState& s, bool loss_like);
+    // The member that held the envelope at `step`, one of its latest judged steps.
+    static SeriesId member_at(const Envelope& e, std::int64_t step);
+    // When a spike is decided: at its own point (an episode the next spike extends), once a
+    // later value fell back, or at the end of the data.
+    enum class SpikeWhen : std::uint8_t { kNow, kFellBack, kDataEnded };
+    // `envelope_members`: 0 for a series' own window.
+    void report_spike(SeriesId id, Slot& slot, const SpikeFinding& f, SpikeWhen when,
+                      std::uint32_t envelope_members);
     struct Group {  // one (rule, run, tag) across ranks, for a cross-rank rule
         using RankMap = std::map<int, SeriesId>;
         using PendingMap = std::map<std::int64_t, std::vector<RankValue>>;
@@ -220,6 +280,10 @@ class Analyzer {
     PagedVector<SpikeDetector, 256> spikes_;      // Slot::state of spike slots
     PagedVector<MsProbeHistory, 256> histories_;  // Slot::state of msprobe slots
     std::vector<std::vector<Slot>> more_slots_;   // SeriesState::more: series with 3 rules or more
+    std::vector<std::uint32_t> free_spikes_;      // detectors of shed windows, to reuse
+    std::vector<Envelope> envelopes_;             // Slot::state of enveloped spike slots
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>
+        envelope_ids_;    // (rule, run, tag) -> envelopes_
     InternedNames tags_;  // of known series (the Store may not be at hand): every rank shares them
     std::vector<RunStatus> runs_;
     std::unordered_map<std::string, std::uint32_t> run_ids_;
@@ -234,6 +298,13 @@ class Analyzer {
     double now_ = 0;
     bool live_ = false;
     std::size_t pending_values_ = 0;  // cross-rank values waiting, over every group
+    std::size_t envelope_steps_ = 0;  // envelope steps waiting, over every envelope
+    std::uint64_t window_bytes_ = 0;  // per-series spike windows (and their candidates)
+    std::size_t enveloped_ = 0;
+    std::size_t shed_cursor_ = 0;  // where shed_windows() goes on
+    // window_bytes_ after a whole round of shed_windows() that could not free what it was asked.
+    std::uint64_t unsheddable_bytes_ = std::numeric_limits<std::uint64_t>::max();
+    bool windows_closed_ = false;
     std::uint64_t points_ = 0;
     std::uint64_t selected_points_ = 0;
     std::size_t selected_series_ = 0;

@@ -4,7 +4,9 @@
 //
 // With a Store it charges the Analyzer's memory (and what the caller says the rest holds per
 // series: the view model) to the Store's budget as it changes, so the points fold to make room
-// for the rules' state and `--memory` bounds the whole process.
+// for the rules' state and `--memory` bounds the whole process. When the points are folded as
+// far as they go and the budget is still over, it has the Analyzer shed spike windows
+// (Analyzer::shed_windows()).
 #pragma once
 
 #include <cstdint>
@@ -59,7 +61,16 @@ class AnalyzingSink final : public PointSink {
   private:
     void charge() {
         charged_ = analyzer_.memory_bytes();
-        if (store_) store_->set_outside_bytes(charged_ + other_);
+        if (!store_) return;
+        store_->set_outside_bytes(charged_ + other_);
+        // The Store has folded all it can and is still over its budget: spike windows go (their
+        // series judged by their tags' envelopes from now on), a sixteenth of the budget beyond
+        // the excess, so that a few more series do not ask again at once.
+        const std::uint64_t over = store_->over_floor_bytes();
+        if (over == 0 || (analyzer_.windows_closed() && analyzer_.window_bytes() == 0)) return;
+        analyzer_.shed_windows(over + store_->limits().memory_bytes / 16);
+        charged_ = analyzer_.memory_bytes();
+        store_->set_outside_bytes(charged_ + other_);
     }
 
     Analyzer& analyzer_;

@@ -65,6 +65,9 @@ class SpikeDetector {
     // The candidate still waiting for its fall-back, if any.
     std::optional<SpikeFinding> finish();
     std::uint64_t finite_seen() const { return seen_; }
+    // A candidate waits for its fall-back: its series cannot hand its judging over now.
+    bool waiting() const { return pending_ != nullptr; }
+    bool loss_like() const { return loss_like_; }
     // What it holds outside itself (its ring, a waiting candidate): the Analyzer counts it.
     std::size_t heap_bytes() const {
         return (ring_ ? (mask_ + std::size_t{1}) * sizeof(float) : 0) +

@@ -86,6 +86,13 @@ class Store final : public PointSink {
     // with them until `deadline` (the dashboard gives them time between keys, so memory does
     // not run ahead of the budget while checks go a slice at a time).
     bool rounds_owed() const { return rounds_owed_; }
+    // What is charged beyond the budget once the rounds have folded all they can (none owed):
+    // only what the outside holds can give it back (AnalyzingSink sheds spike windows).
+    std::uint64_t over_floor_bytes() const {
+        const std::uint64_t budget = memory_->limits().memory_bytes;
+        const std::uint64_t charged = memory_->charged();
+        return rounds_owed_ || charged <= budget ? 0 : charged - budget;
+    }
     void keep_budget(std::chrono::steady_clock::time_point deadline);
 
   private:
