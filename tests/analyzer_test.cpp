@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/analysis/msprobe_tag.h"
+#include "tests/noisy_series.h"
 
 namespace runtop {
 namespace {
@@ -205,15 +206,6 @@ TEST(Analyzer, MsProbeNansOpCountsNaNElements) {
 }
 
 // ---- spike ----
-
-// `level` times lognormal noise (sigma 0.05), `factor` times at step `at`.
-std::vector<double> noisy(int n, double level, std::uint32_t seed, int at = -1, double factor = 1) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<double> noise(0, 0.05);
-    std::vector<double> v(n);
-    for (int t = 0; t < n; ++t) v[t] = level * std::exp(noise(rng)) * (t == at ? factor : 1);
-    return v;
-}
 
 TEST(Analyzer, SpikeOnALossIsRecordedAtOnce) {
     Analyzer a(default_rules());

@@ -8,26 +8,17 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "core/analysis/analyzer.h"
+#include "tests/noisy_series.h"
 
 namespace runtop {
 namespace {
 
 constexpr SeriesSource kEvents{"tfevents"};
 constexpr std::uint64_t kEverything = std::numeric_limits<std::uint64_t>::max();
-
-// Multiplicative noise around `level`, `factor` times at step `at`.
-std::vector<double> noisy(int n, double level, std::uint32_t seed, int at = -1, double factor = 1) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<double> noise(0, 0.05);
-    std::vector<double> v(n);
-    for (int t = 0; t < n; ++t) v[t] = level * std::exp(noise(rng)) * (t == at ? factor : 1);
-    return v;
-}
 
 struct Found {
     int rank;
