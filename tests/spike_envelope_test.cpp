@@ -195,5 +195,36 @@ TEST(SpikeEnvelope, WindowsClosedAWindowThatWouldGrowGoes) {
     EXPECT_EQ(a.memory_bytes(), a.recount_bytes());
 }
 
+// Once most windows are shed their detectors go too (no new series takes one while windows
+// are closed); a window that keeps a candidate waiting keeps its detector and its candidate.
+TEST(SpikeEnvelope, ShedDetectorsAreFreedAndAWaitingCandidateSurvives) {
+    Analyzer a(default_rules());
+    constexpr SeriesId kMany = 8000;
+    for (SeriesId id = 0; id < kMany; ++id) {
+        a.add_series(id, {"r", static_cast<int>(id), "train/reward"}, kEvents);
+        for (int t = 0; t < 20; ++t) a.add_point(id, Point{t, 0, 1.0 + 0.01 * ((id + t) % 7)});
+    }
+    const SeriesId waiting = kMany;
+    a.add_series(waiting, {"other", 0, "train/reward"}, kEvents);
+    const std::vector<double> v = noisy(101, 1.0, 9, 99, 20);
+    for (int t = 0; t < 100; ++t) a.add_point(waiting, Point{t, 0, v[t]});
+    EXPECT_EQ(a.log().size(), 0u) << "the spike at step 99 waits to fall back";
+
+    const std::uint64_t before = a.memory_bytes();
+    const std::uint64_t windows = a.window_bytes();
+    a.shed_windows(kEverything);
+    EXPECT_EQ(a.enveloped_series(), std::size_t{kMany});
+    EXPECT_GT(a.window_bytes(), 0u) << "the waiting window stays";
+    // The windows and the detectors they were in.
+    EXPECT_GE(before - a.memory_bytes(),
+              windows - a.window_bytes() + kMany * sizeof(SpikeDetector) * 9 / 10);
+    EXPECT_EQ(a.memory_bytes(), a.recount_bytes());
+
+    a.add_point(waiting, Point{100, 0, v[100]});  // falls back: the spike is confirmed
+    ASSERT_EQ(a.log().size(), 1u);
+    EXPECT_EQ(a.log().records()[0].step, 99);
+    EXPECT_EQ(a.log().records()[0].run, "other");
+}
+
 }  // namespace
 }  // namespace runtop

@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "core/format.h"
 #include "core/identity.h"
 #include "core/rank_spec.h"
@@ -568,8 +572,29 @@ std::uint64_t Analyzer::shed_windows(std::uint64_t bytes) {
         }
     }
     if (visited == series_.size() && freed < bytes) unsheddable_bytes_ = window_bytes_;
+    // Most detectors are free now (at 2 M series, 80 MB of them): no new series takes one while
+    // windows are closed.
+    if (free_spikes_.size() > 4096 && 2 * free_spikes_.size() > spikes_.size()) compact_spikes();
     account_structure();
+#ifdef __GLIBC__
+    // The windows and detectors were small heap blocks among the series' states: free, they are
+    // holes malloc keeps (resident, and counted nowhere) unless it is told to give their pages
+    // back. Once a round, not per window.
+    if (freed > 0) ::malloc_trim(0);
+#endif
     return freed;
+}
+
+void Analyzer::compact_spikes() {
+    PagedVector<SpikeDetector, 256> kept;
+    for (SeriesId id = 0; id < series_.size(); ++id)
+        for (Slot& slot : slots(series_[id])) {
+            if (slot.type != RuleType::kSpike || (slot.state & kEnveloped)) continue;
+            kept.emplace_back(std::move(spikes_[slot.state]));
+            slot.state = static_cast<std::uint32_t>(kept.size() - 1);
+        }
+    spikes_.swap(kept);
+    std::vector<std::uint32_t>().swap(free_spikes_);
 }
 
 Analyzer::Slot* Analyzer::spike_slot(SeriesId id, std::uint32_t rule) {

@@ -227,6 +227,9 @@ class Analyzer {
     };
     // Hands a series' spike slot over to its envelope, its window freed; returns the bytes freed.
     std::uint64_t join_envelope(SeriesState& s, Slot& slot);
+    // Moves the detectors still in use together and frees the rest: once windows are closed,
+    // shed series' detectors would otherwise be kept for reuse by series that never come.
+    void compact_spikes();
     void envelope_point(SeriesId id, Envelope& e, std::int64_t step, double value);
     void judge_envelope_step(Envelope& e);  // its oldest waiting step
     void judge_envelope(Envelope& e);       // every waiting step, its memory given back

@@ -37,6 +37,10 @@ class PagedVector {
         size_ = 0;
         pages_.clear();
     }
+    void swap(PagedVector& other) noexcept {
+        pages_.swap(other.pages_);
+        std::swap(size_, other.size_);
+    }
     // Every byte it holds, unused slots of the last page included.
     std::size_t bytes() const {
         return pages_.size() * kPage * sizeof(T) + pages_.capacity() * sizeof(pages_[0]);
