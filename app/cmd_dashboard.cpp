@@ -382,7 +382,8 @@ int cmd_dashboard(const Args& args) {
             rate.add(applied);
             model.ingest.files = p->ingest.totals().files;
             model.update();
-            p->sink.set_other_bytes(model.memory_bytes());  // --memory bounds the view model too
+            // --memory bounds the view model and the reader thread's state too
+            p->sink.set_other_bytes(model.memory_bytes() + p->ingest.memory_bytes());
             frames.data_arrived();
         }
         // The budget's rounds the checks left owed, given their own slice of time after each

@@ -16,6 +16,8 @@ namespace runtop {
 class IngestThread::RecordingSink final : public PointSink {
   public:
     explicit RecordingSink(IngestThread& owner) : owner_(owner) {}
+    // What each batch reports of the readers' own memory.
+    void measure(const SourceSet& sources) { sources_ = &sources; }
 
     // A fresh id per call and no map of the keys it saw (~250 bytes a key: 500 MB at 2 M
     // series): readers ask once per key (msProbe's step files share their key tables), and the
@@ -46,6 +48,8 @@ class IngestThread::RecordingSink final : public PointSink {
 
     void flush() {
         if (batch_.empty()) return;
+        if (sources_)
+            owner_.reader_bytes_.store(sources_->memory_bytes(), std::memory_order_relaxed);
         owner_.publish(std::move(batch_));
         batch_ = {};
         batch_.reserve(kBatchEntries);
@@ -57,6 +61,7 @@ class IngestThread::RecordingSink final : public PointSink {
     }
 
     IngestThread& owner_;
+    const SourceSet* sources_ = nullptr;
     SeriesId next_id_ = 0;
     IngestBatch batch_;
 };
@@ -95,6 +100,7 @@ void IngestThread::run() {
         filtering->count_skipped();
     }
     SourceSet sources(filtering ? static_cast<PointSink&>(*filtering) : sink);
+    sink.measure(sources);
     // A quit during a backfill of gigabytes is not kept waiting.
     sources.stop_when([this] { return stopping_.load(std::memory_order_relaxed); });
     for (const RootSpec& root : roots_) sources.add_root(root);
@@ -123,11 +129,13 @@ void IngestThread::run() {
 }
 
 void IngestThread::publish(IngestBatch batch) {
+    const std::uint64_t bytes = batch.bytes();  // not under the lock: it walks the new keys
     {
         std::unique_lock lock(mutex_);
         room_.wait(lock, [this] { return stopping_ || queue_.size() < kMaxQueued; });
         if (stopping_) return;
         queued_points_ += batch.points();
+        queued_bytes_ += bytes;
         queue_.push_back(std::move(batch));
     }
     signal();
@@ -147,6 +155,8 @@ std::uint64_t IngestThread::apply(PointSink& sink, std::chrono::steady_clock::ti
             current_ = std::move(queue_.front());
             queue_.pop_front();
             queued_points_ -= current_.points();
+            current_bytes_ = current_.bytes();
+            queued_bytes_ -= current_bytes_;
             position_ = 0;
             has_current_ = true;
             room_.notify_one();
@@ -162,6 +172,7 @@ std::uint64_t IngestThread::apply(PointSink& sink, std::chrono::steady_clock::ti
         if (position_ >= size) {
             has_current_ = false;
             current_ = {};
+            current_bytes_ = 0;
         }
         if (std::chrono::steady_clock::now() >= deadline) break;
     }
@@ -174,6 +185,13 @@ bool IngestThread::has_waiting() const {
     if (has_current_) return true;
     std::lock_guard lock(mutex_);
     return !queue_.empty();
+}
+
+std::uint64_t IngestThread::memory_bytes() const {
+    std::uint64_t n = reader_bytes_.load(std::memory_order_relaxed) + current_bytes_ +
+                      real_ids_.capacity() * sizeof(SeriesId);
+    std::lock_guard lock(mutex_);
+    return n + queued_bytes_;
 }
 
 std::uint64_t IngestThread::waiting_points() const {

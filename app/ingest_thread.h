@@ -63,6 +63,10 @@ class IngestThread {
     bool backfilled() const;
 
     IngestTotals totals() const;
+    // What the reader thread holds that grows with the data: its readers' shared state
+    // (SourceSet::memory_bytes(), as of the last batch) and the batches queued. The event loop
+    // charges it to the Store's budget beside the view model, so `--memory` counts it.
+    std::uint64_t memory_bytes() const;
     // The distinct series `only` left out so far (0 without it).
     std::size_t skipped_series() const;
     // How the roots are watched (SourceSet::watch_summary()).
@@ -88,6 +92,8 @@ class IngestThread {
     std::condition_variable room_;  // the queue has room again
     std::deque<IngestBatch> queue_;
     std::uint64_t queued_points_ = 0;
+    std::uint64_t queued_bytes_ = 0;              // IngestBatch::bytes() of the queue
+    std::atomic<std::uint64_t> reader_bytes_{0};  // the SourceSet's, as of the last batch
     bool first_pass_read_ = false;
     IngestTotals totals_;
     std::size_t skipped_series_ = 0;
@@ -97,6 +103,7 @@ class IngestThread {
 
     // The event loop's side: the batch being applied and where it is.
     IngestBatch current_;
+    std::uint64_t current_bytes_ = 0;
     std::size_t position_ = 0;
     bool has_current_ = false;
     std::vector<SeriesId> real_ids_;  // local id → the sink's id

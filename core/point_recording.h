@@ -28,6 +28,16 @@ class PointRecording {
     void add_anomaly(ImportedAnomaly anomaly);
 
     std::size_t size() const { return entries_.size(); }
+    // What it holds, near enough: its entries and new series with their keys' strings (the
+    // rarer session starts, texts and anomalies are not counted).
+    std::uint64_t bytes() const {
+        std::uint64_t n =
+            entries_.capacity() * sizeof(Entry) + series_.capacity() * sizeof(NewSeries);
+        for (const NewSeries& s : series_)
+            n += (s.key.run.capacity() > 15 ? s.key.run.capacity() + 1 : 0) +
+                 (s.key.tag.capacity() > 15 ? s.key.tag.capacity() + 1 : 0);
+        return n;
+    }
     bool empty() const { return entries_.empty(); }
     std::uint64_t points() const { return points_; }
     void reserve(std::size_t entries) { entries_.reserve(entries); }

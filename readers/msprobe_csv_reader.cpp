@@ -138,7 +138,15 @@ CsvFileReader::Header MsProbeCsvReader::on_header(std::span<const std::string_vi
 struct MsProbeKeyTables::KeyTable {
     std::deque<MsProbeCsvReader::RowKey> keys;
     std::unordered_map<std::string_view, MsProbeCsvReader::RowKey*> index;
+    std::uint64_t bytes = 0;  // what its rows hold, estimated as they are added
 };
+
+std::uint64_t MsProbeKeyTables::bytes() const {
+    // A table's name (about 64 bytes) and its map node; then what its rows hold.
+    std::uint64_t n = tables_.size() * 112;
+    for (const std::shared_ptr<KeyTable>& t : kept_) n += sizeof(KeyTable) + t->bytes;
+    return n;
+}
 
 MsProbeKeyTables::MsProbeKeyTables(std::size_t keep) : keep_(keep) {}
 MsProbeKeyTables::~MsProbeKeyTables() = default;
@@ -211,6 +219,9 @@ MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp, st
         k.any_kept |= k.ids.back() != kSkippedSeries;
     }
     table_->index.emplace(k.key, &k);
+    // The row, its key and ids on the heap (short keys are inline), its index node and bucket.
+    table_->bytes += sizeof(RowKey) + (k.key.capacity() > 15 ? k.key.capacity() + 1 : 0) +
+                     k.ids.capacity() * sizeof(SeriesId) + 40;
     return k;
 }
 

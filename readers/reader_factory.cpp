@@ -27,6 +27,10 @@ ReaderFactory::ReaderFactory(std::size_t msprobe_tables_kept)
       msprobe_(std::make_unique<MsProbeKeyTables>(msprobe_tables_kept)) {}
 ReaderFactory::~ReaderFactory() = default;
 
+std::uint64_t ReaderFactory::memory_bytes() const {
+    return msprobe_ ? msprobe_->bytes() : 0;
+}
+
 std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& sink) {
     switch (file.format) {
         case SourceFormat::kEventFile:

@@ -25,6 +25,8 @@ class ReaderFactory {
     ReaderFactory& operator=(const ReaderFactory&) = delete;
 
     std::unique_ptr<SourceReader> make(SourceFile file, PointSink& sink);
+    // What its shared reader state holds that grows with the series (msProbe's key tables).
+    std::uint64_t memory_bytes() const;
 
   private:
     std::unique_ptr<JsonReaderShared> json_;     // e.g. each HF run's history, delivered once

@@ -76,6 +76,9 @@ class SourceSet {
     std::vector<IngestTotals> totals_by_root() const;
     // How many roots existed and could be read at the last rescan.
     std::size_t readable_roots() const { return readable_roots_; }
+    // What its readers' shared state holds that grows with the series (ReaderFactory): charged
+    // to the budget by a caller that keeps a Store on another thread (the dashboard).
+    std::uint64_t memory_bytes() const { return factory_.memory_bytes(); }
     // Complete files whose readers were let go (each kept as a Released of a few dozen bytes).
     std::size_t released_files() const { return released_.size(); }
     // Files with a reader now: read at least once and not let go (a file not read yet has none).

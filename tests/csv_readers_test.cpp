@@ -223,6 +223,50 @@ TEST(MsProbeCsv, KeyTablesKeptAreTheLastJoinedAndReadersLetGoOfThem) {
     EXPECT_EQ(sink.keys.size(), 4u);  // each key asked for again, once
 }
 
+// The key tables say what they hold (the dashboard charges it to --memory): it grows with the
+// rows of each rank, not with the files that repeat them, and a table given up is not counted.
+TEST(MsProbeCsv, KeyTablesCountWhatTheirRowsHold) {
+    TempDir dir;
+    auto file = [&](int rank, int first_step, int rows) {
+        std::string text = "vpp_stage,name,step,norm,max\n";
+        for (int step = first_step; step < first_step + 5; ++step)
+            for (int r = 0; r < rows; ++r)
+                text += "0,language_model.encoder.layers." + std::to_string(r) +
+                        ".mlp.dense_h_to_4h.weight," + std::to_string(step) + ",1.5,2.5\n";
+        const std::string path =
+            dir / ("grad_reduced_" + std::to_string(rank) + "_" + std::to_string(first_step) + "-" +
+                   std::to_string(first_step + 4) + ".csv");
+        write_file(path, text);
+        return SourceFile{path, "mon", rank, SourceFormat::kMsProbeCsv};
+    };
+    RecordingSink sink;
+    MsProbeKeyTables tables;
+    const std::uint64_t empty = tables.bytes();
+    auto read = [&](SourceFile f) {
+        MsProbeCsvReader reader(std::move(f), sink, &tables);
+        ASSERT_TRUE(reader.poll());
+    };
+    read(file(0, 0, 100));
+    const std::uint64_t one_rank = tables.bytes() - empty;
+    // A row: its struct, a 50-byte key, two ids and an index entry.
+    EXPECT_GE(one_rank, 100 * (sizeof(MsProbeCsvReader::RowKey) + 50 + 8));
+    EXPECT_LE(one_rank, 100 * (sizeof(MsProbeCsvReader::RowKey) + 200));
+    read(file(0, 5, 100));  // the next file of that rank: the same rows
+    EXPECT_EQ(tables.bytes() - empty, one_rank);
+    read(file(1, 0, 100));  // another rank: rows of its own
+    EXPECT_GE(tables.bytes() - empty, 2 * one_rank);
+
+    MsProbeKeyTables few(1);
+    {
+        MsProbeCsvReader reader(file(2, 0, 100), sink, &few);
+        ASSERT_TRUE(reader.poll());
+        reader.let_go_of_shared();
+    }
+    const std::uint64_t kept = few.bytes();
+    few.table("another rank");  // the first table goes
+    EXPECT_LT(few.bytes(), kept - 100 * sizeof(MsProbeCsvReader::RowKey));
+}
+
 TEST(MsProbeCsv, TruncateAndRewriteIsReadAgain) {
     TempDir dir;
     std::string path = dir / "param_updated_0-4.csv";
