@@ -147,19 +147,27 @@ const RunStatus* Analyzer::run(std::string_view name) const {
 
 const AlertState& Analyzer::series_state(SeriesId id) const {
     static const AlertState kNone;
-    return id < series_.size() ? series_[id].alert : kNone;
+    if (id >= series_.size() || !series_[id].alerted) return kNone;
+    return alerts_.find(id)->second;
+}
+
+AlertState& Analyzer::alert_of(SeriesId id) {
+    series_[id].alerted = true;
+    return alerts_[id];
 }
 
 void Analyzer::acknowledge_series(SeriesId id) {
     if (id >= series_.size()) return;
-    AlertState& state = series_[id].alert;
+    AlertState& state = alert_of(id);
     count_state(state, -1);
     state.acknowledged = true;
     count_state(state, +1);
 }
 
 void Analyzer::acknowledge_all() {
-    for (std::size_t id = 0; id < series_.size(); ++id) series_[id].alert.acknowledged = true;
+    // Only series that fired have a state to acknowledge: the others are ok, and a first
+    // episode starts unacknowledged anyway.
+    for (auto& [id, state] : alerts_) state.acknowledged = true;
     level_counts_.acknowledged += level_counts_.alert + level_counts_.warn;
     level_counts_.alert = level_counts_.warn = 0;
     for (RunStatus& r : runs_) r.state.acknowledged = true;
@@ -328,9 +336,10 @@ bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, st
     } else {
         log_.fire(AnomalyRecord{.step = step}, slot.open);
     }
-    count_state(series_[id].alert, -1);
-    note(series_[id].alert, sev, step, new_episode);
-    count_state(series_[id].alert, +1);
+    AlertState& state = alert_of(id);
+    count_state(state, -1);
+    note(state, sev, step, new_episode);
+    count_state(state, +1);
     run_fired(series_[id].run, sev, step, new_episode);
     return new_episode;
 }
@@ -483,7 +492,8 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 break;
         }
     }
-    AlertState& state = series_[id].alert;
+    if (!fired && !s.alerted) return;  // the usual point: no state to touch
+    AlertState& state = alert_of(id);
     if (state.active != fired) {
         state.active = fired;
         run.active_series += fired ? 1 : -1;

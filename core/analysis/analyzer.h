@@ -167,8 +167,7 @@ class Analyzer {
         // its history in histories_.
         std::uint32_t state = kNoGroup;
     };
-    struct SeriesState {  // what one point touches, together: 88 bytes
-        AlertState alert;
+    struct SeriesState {  // what one point touches, together: 56 bytes
         std::int64_t last_step = 0;
         std::uint32_t run = 0;  // in runs_
         // Its key: the run above, this rank and this tag (in tags_). Not a SeriesKey: a key's
@@ -186,15 +185,17 @@ class Analyzer {
         bool msprobe_series = false;  // its reader says its tag ends in an msProbe op
         bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
         bool has_step = false;
+        bool alerted = false;  // it has an AlertState in alerts_ (it fired, or was acknowledged)
     };
     // Millions of series: what they cost is checked here (docs/design.md, memory).
     static_assert(sizeof(Slot) == 12);
-    static_assert(sizeof(SeriesState) <= 88);
+    static_assert(sizeof(SeriesState) <= 56);
     std::span<Slot> slots(SeriesState& s) {
         return s.slot_count <= kInlineSlots ? std::span<Slot>(s.inline_slots.data(), s.slot_count)
                                             : std::span<Slot>(more_slots_[s.more]);
     }
     void add_slot(SeriesState& s, Slot slot);
+    AlertState& alert_of(SeriesId id);  // made on first use
     // Spike slots judged by an envelope have this bit in Slot::state, the envelope's index
     // below it.
     static constexpr std::uint32_t kEnveloped = 0x80000000u;
@@ -280,6 +281,10 @@ class Analyzer {
 
     // Paged: no half-empty capacity, no copy while growing (millions of series).
     PagedVector<SeriesState, 256> series_;
+    // The alert states of the series that ever fired (or were acknowledged): a few among
+    // millions, so not a field of every SeriesState (32 bytes each). Like the anomaly log, it
+    // grows with anomalies, not with series: not in memory_bytes().
+    std::unordered_map<SeriesId, AlertState> alerts_;
     PagedVector<SpikeDetector, 256> spikes_;      // Slot::state of spike slots
     PagedVector<MsProbeHistory, 256> histories_;  // Slot::state of msprobe slots
     std::vector<std::vector<Slot>> more_slots_;   // SeriesState::more: series with 3 rules or more
