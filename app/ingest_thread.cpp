@@ -136,7 +136,7 @@ void IngestThread::publish(IngestBatch batch) {
         if (stopping_) return;
         queued_points_ += batch.points();
         queued_bytes_ += bytes;
-        queue_.push_back(std::move(batch));
+        queue_.push_back({std::move(batch), bytes});
     }
     signal();
 }
@@ -152,10 +152,10 @@ std::uint64_t IngestThread::apply(PointSink& sink, std::chrono::steady_clock::ti
         if (!has_current_) {
             std::lock_guard lock(mutex_);
             if (queue_.empty()) break;
-            current_ = std::move(queue_.front());
+            current_ = std::move(queue_.front().batch);
+            current_bytes_ = queue_.front().bytes;
             queue_.pop_front();
             queued_points_ -= current_.points();
-            current_bytes_ = current_.bytes();
             queued_bytes_ -= current_bytes_;
             position_ = 0;
             has_current_ = true;

@@ -90,7 +90,11 @@ class IngestThread {
 
     mutable std::mutex mutex_;
     std::condition_variable room_;  // the queue has room again
-    std::deque<IngestBatch> queue_;
+    struct Queued {
+        IngestBatch batch;
+        std::uint64_t bytes;  // its bytes(), taken once when queued
+    };
+    std::deque<Queued> queue_;
     std::uint64_t queued_points_ = 0;
     std::uint64_t queued_bytes_ = 0;              // IngestBatch::bytes() of the queue
     std::atomic<std::uint64_t> reader_bytes_{0};  // the SourceSet's, as of the last batch

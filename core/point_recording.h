@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/heap_bytes.h"
 #include "core/point_sink.h"
 
 namespace runtop {
@@ -34,8 +35,7 @@ class PointRecording {
         std::uint64_t n =
             entries_.capacity() * sizeof(Entry) + series_.capacity() * sizeof(NewSeries);
         for (const NewSeries& s : series_)
-            n += (s.key.run.capacity() > 15 ? s.key.run.capacity() + 1 : 0) +
-                 (s.key.tag.capacity() > 15 ? s.key.tag.capacity() + 1 : 0);
+            n += string_heap_bytes(s.key.run) + string_heap_bytes(s.key.tag);
         return n;
     }
     bool empty() const { return entries_.empty(); }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/heap_bytes.h"
 #include "core/identity.h"
 #include "readers/number_text.h"
 
@@ -220,8 +221,8 @@ MsProbeCsvReader::RowKey& MsProbeCsvReader::new_row_key(std::string_view vpp, st
     }
     table_->index.emplace(k.key, &k);
     // The row, its key and ids on the heap (short keys are inline), its index node and bucket.
-    table_->bytes += sizeof(RowKey) + (k.key.capacity() > 15 ? k.key.capacity() + 1 : 0) +
-                     k.ids.capacity() * sizeof(SeriesId) + 40;
+    table_->bytes +=
+        sizeof(RowKey) + string_heap_bytes(k.key) + k.ids.capacity() * sizeof(SeriesId) + 40;
     return k;
 }
 

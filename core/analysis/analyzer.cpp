@@ -410,9 +410,7 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 SpikeDetector& spike = spikes_[slot.state];
                 const std::size_t held = spike.heap_bytes();
                 std::optional<SpikeFinding> f = spike.push(p.step, v, scratch_);
-                charge(static_cast<std::int64_t>(spike.heap_bytes()) -
-                       static_cast<std::int64_t>(held));
-                window_bytes_ += spike.heap_bytes() - held;
+                window_bytes_ += static_cast<std::uint64_t>(recharge(spike, held));
                 if (!f) {
                     if (std::isfinite(v)) pass(slot);
                 } else if (f->step == p.step) {  // spikes on consecutive points are one episode
@@ -671,7 +669,7 @@ void Analyzer::judge_envelope_step(Envelope& e) {
     e.recent[e.fed++ % Envelope::kRecent] = {step, at.arg};
     const std::size_t held = e.detector.heap_bytes();
     const std::optional<SpikeFinding> f = e.detector.push(step, at.value, scratch_);
-    charge(static_cast<std::int64_t>(e.detector.heap_bytes()) - static_cast<std::int64_t>(held));
+    recharge(e.detector, held);
     Slot* open = e.open == kNoSeries ? nullptr : spike_slot(e.open, e.rule);
     const bool now = f && f->step == step;
     if (open && !(now && e.open == at.arg)) pass(*open);
@@ -694,7 +692,7 @@ void Analyzer::finish_envelope(Envelope& e) {
     judge_envelope(e);
     const std::size_t held = e.detector.heap_bytes();
     const std::optional<SpikeFinding> f = e.detector.finish();
-    charge(static_cast<std::int64_t>(e.detector.heap_bytes()) - static_cast<std::int64_t>(held));
+    recharge(e.detector, held);
     if (!f) return;
     const SeriesId who = member_at(e, f->step);
     if (Slot* slot = who == kNoSeries ? nullptr : spike_slot(who, e.rule))
@@ -758,8 +756,7 @@ void Analyzer::finish() {
             SpikeDetector& spike = spikes_[slot.state];
             const std::size_t held = spike.heap_bytes();
             std::optional<SpikeFinding> f = spike.finish();
-            charge(static_cast<std::int64_t>(spike.heap_bytes()) - static_cast<std::int64_t>(held));
-            window_bytes_ -= held - spike.heap_bytes();
+            window_bytes_ += static_cast<std::uint64_t>(recharge(spike, held));
             if (f) report_spike(id, slot, *f, SpikeWhen::kDataEnded, 0);
         }
     }

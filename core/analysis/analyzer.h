@@ -219,7 +219,11 @@ class Analyzer {
         std::size_t waiting() const { return pending.size() - head; }
         // The member at each of the latest steps judged: a finding is confirmed a few values
         // after its step (SpikeParams::confirm).
-        std::array<std::pair<std::int64_t, SeriesId>, kRecent> recent{};
+        std::array<std::pair<std::int64_t, SeriesId>, kRecent> recent = [] {
+            std::array<std::pair<std::int64_t, SeriesId>, kRecent> none;
+            none.fill({0, kNoSeries});  // no member: member_at() finds none here
+            return none;
+        }();
         std::int64_t judged_through = std::numeric_limits<std::int64_t>::min();
         SeriesId open = kNoSeries;  // the member whose episode the latest step extended
         std::uint32_t members = 0;
@@ -268,6 +272,13 @@ class Analyzer {
     std::uint64_t structure_bytes() const;
     // Memory of the running parts changed by `delta` bytes.
     void charge(std::int64_t delta) { bytes_ += static_cast<std::uint64_t>(delta); }
+    // Charges what a detector's heap changed by since it held `held` bytes; returns the change.
+    std::int64_t recharge(const SpikeDetector& d, std::size_t held) {
+        const std::int64_t delta =
+            static_cast<std::int64_t>(d.heap_bytes()) - static_cast<std::int64_t>(held);
+        charge(delta);
+        return delta;
+    }
 
     RuleSet rules_;
     std::vector<std::unique_ptr<Compiled>> compiled_;
