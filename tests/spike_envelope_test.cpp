@@ -118,19 +118,31 @@ TEST(SpikeEnvelope, HealthyRanksStayQuiet) {
     }
 }
 
+// Four ranks of a loss, `n` values of noise each, rank `spike_rank` 10x at `spike_step`.
+using Ranks = std::vector<std::vector<double>>;
+Ranks four_losses(Analyzer& a, int n, std::uint32_t seed, int spike_rank, int spike_step) {
+    Ranks v;
+    for (int rank = 0; rank < 4; ++rank) {
+        a.add_series(static_cast<SeriesId>(rank), {"r", rank, "train/loss"}, kEvents);
+        v.push_back(noisy(n, 2.0, seed + static_cast<std::uint32_t>(rank),
+                          rank == spike_rank ? spike_step : -1, 10));
+    }
+    return v;
+}
+
+// Steps [from, to) of every rank, step after step as a live job writes them.
+void feed(Analyzer& a, const Ranks& v, int from, int to) {
+    for (int t = from; t < to; ++t)
+        for (int rank = 0; rank < 4; ++rank)
+            a.add_point(static_cast<SeriesId>(rank), Point{t, 0, v[rank][t]});
+}
+
 TEST(SpikeEnvelope, LiveStepsAreJudgedOnceEveryRankWroteThem) {
     Analyzer a(default_rules());
     a.shed_windows(kEverything);
     a.set_live();
-    std::vector<std::vector<double>> v;
-    for (int rank = 0; rank < 4; ++rank) {
-        a.add_series(static_cast<SeriesId>(rank), {"r", rank, "train/loss"}, kEvents);
-        v.push_back(
-            noisy(200, 2.0, 60 + static_cast<std::uint32_t>(rank), rank == 2 ? 150 : -1, 10));
-    }
-    for (int t = 0; t < 150; ++t)
-        for (int rank = 0; rank < 4; ++rank)
-            a.add_point(static_cast<SeriesId>(rank), Point{t, 0, v[rank][t]});
+    const Ranks v = four_losses(a, 200, 60, 2, 150);
+    feed(a, v, 0, 150);
     for (int rank = 0; rank < 3; ++rank)
         a.add_point(static_cast<SeriesId>(rank), Point{150, 0, v[rank][150]});
     EXPECT_TRUE(found(a).empty()) << "rank 3 has not written step 150";
@@ -142,18 +154,8 @@ TEST(SpikeEnvelope, LiveStepsAreJudgedOnceEveryRankWroteThem) {
 TEST(SpikeEnvelope, ShedWindowsAreFreedAndTheirSeriesJudgedByTheEnvelope) {
     Analyzer a(default_rules());
     a.set_live();
-    std::vector<std::vector<double>> v;
-    for (int rank = 0; rank < 4; ++rank) {
-        a.add_series(static_cast<SeriesId>(rank), {"r", rank, "train/loss"}, kEvents);
-        v.push_back(
-            noisy(300, 2.0, 70 + static_cast<std::uint32_t>(rank), rank == 3 ? 130 : -1, 10));
-    }
-    auto feed = [&](int from, int to) {
-        for (int t = from; t < to; ++t)
-            for (int rank = 0; rank < 4; ++rank)
-                a.add_point(static_cast<SeriesId>(rank), Point{t, 0, v[rank][t]});
-    };
-    feed(0, 100);
+    const Ranks v = four_losses(a, 300, 70, 3, 130);
+    feed(a, v, 0, 100);
     const std::uint64_t windows = a.window_bytes();
     EXPECT_GT(windows, 0u);
     EXPECT_EQ(a.memory_bytes(), a.recount_bytes());
@@ -168,7 +170,7 @@ TEST(SpikeEnvelope, ShedWindowsAreFreedAndTheirSeriesJudgedByTheEnvelope) {
     // A series that comes now has no window at all.
     a.add_series(4, {"r", 4, "train/loss"}, kEvents);
     EXPECT_EQ(a.enveloped_series(), 5u);
-    feed(100, 300);
+    feed(a, v, 100, 300);
     a.add_point(4, Point{299, 0, 2.0});
     EXPECT_EQ(a.window_bytes(), 0u);
     EXPECT_EQ(a.memory_bytes(), a.recount_bytes());
