@@ -44,7 +44,7 @@ Point Series::back() const {
         return {tail_steps()[tail_len_ - 1], tail_walls()[tail_len_ - 1],
                 tail_values()[tail_len_ - 1]};
     // With an empty tail nothing is sealed after the buckets (truncate_from unseals the last
-    // chunk), so the last point is the last bucket's.
+    // chunk, fold_tail folds every chunk), so the last point is the last bucket's.
     const SegmentSummary& b = summaries_.back();
     return {b.last_step, b.last_wall, b.last_value};
 }
@@ -151,20 +151,24 @@ bool Series::fold_oldest() {
 }
 
 bool Series::fold_tail() {
-    if (sealed_count() == 0 && tail_len_ <= 1 && tail_cap_ <= 2) return false;
+    // A lone point with nothing folded before it costs least as it is: a 64-byte tail, where
+    // a bucket takes a 128-byte block.
+    const bool lone = sealed_count() == 0 && folded_ == 0 && tail_len_ <= 1;
+    if (lone ? tail_cap_ <= 2 : sealed_count() == 0 && tail_cap_ == 0) return false;
     while (fold_oldest()) {
     }
-    if (tail_len_ >= 2) {
-        const std::size_t n = tail_len_ - 1u;
-        summaries_.push_back(summarize(tail_steps(), tail_walls(), tail_values(), n));
-        summaries_.shrink_to_fit();  // the budget is why we are here: no slack
+    const Point last = tail_len_ > 0 ? back() : Point{};
+    const bool keep_last = lone && tail_len_ > 0;
+    if (!lone && tail_len_ > 0) {
+        // Every point, the last too: a repeated step then replaces the bucket's last value
+        // (replace_or_restart), its extremes keeping the old one, which is what a restart cut
+        // into folded data does. The tail's block is a fifth of what a series at the floor
+        // costs, and a million series at the floor are what this round is for.
+        summaries_.push_back(summarize(tail_steps(), tail_walls(), tail_values(), tail_len_));
         ++folded_;
         fix_levels_from(summaries_.size() - 1);
     }
-    const bool keep_last = tail_len_ > 0;
-    const Point last = keep_last ? Point{tail_steps()[tail_len_ - 1], tail_walls()[tail_len_ - 1],
-                                         tail_values()[tail_len_ - 1]}
-                                 : Point{};
+    summaries_.shrink_to_fit();  // the budget is why we are here: no slack
     memory_->arena().release(tail_, tail_cap_ * kTailPointBytes);
     tail_ = nullptr;
     tail_cap_ = 0;
@@ -277,7 +281,8 @@ void Series::replace_or_restart(const Point& p) {
             tail_values()[tail_len_ - 1] = p.value;
             return;
         }
-        // The last point is a bucket's (a restart cut back into folded data): its counts and
+        // The last point is a bucket's (a restart cut back into folded data, or the budget
+        // folded the whole tail): its counts and
         // sum swap the values; its extremes keep the old one too (they cannot forget).
         SegmentSummary& b = summaries_.back();
         b.remove_value(b.last_value);

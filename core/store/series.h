@@ -10,7 +10,9 @@
 //   tail           the newest points (up to kChunk), plain columns in one arena block that
 //                  grows 2, 8, 16 ... 128.
 //                  A full tail is sealed when the next point arrives, so the last point is
-//                  always in the tail, where a repeated step can replace it.
+//                  in the tail, where a repeated step can replace it; only the budget's
+//                  last resort (fold_tail) folds it into a bucket, whose last value a
+//                  repeated step then replaces (its extremes keep the old one).
 //
 // Full-resolution points are `retained()`: the sealed chunks and the tail; `point(i)` reads
 // them oldest first. Everything, folded or not, is `count()`. Over StoreLimits::series_points
@@ -102,7 +104,7 @@ class Series {
     void read(std::size_t first, std::size_t n, std::int64_t* steps, double* walls,
               double* values) const;
     // The last point (a bucket's last step, wall and value, if a restart cut back into
-    // folded data). Not for an empty series.
+    // folded data or the budget folded the whole tail). Not for an empty series.
     Point back() const;
     std::int64_t first_step() const;  // 0 for an empty series
     std::int64_t last_step() const { return last_step_; }
@@ -173,9 +175,11 @@ class Series {
     // Merges adjacent buckets pairwise, oldest first (see series.cpp); returns how many
     // buckets went.
     std::size_t merge_buckets();
-    // The last resort of the Store's budget: folds every sealed chunk and the tail but its last
-    // point into buckets, and shrinks the tail to the smallest; false if there was nothing to
-    // fold. What a series costs at least is then its object, one bucket and one point.
+    // The last resort of the Store's budget: folds every sealed chunk and the whole tail into
+    // buckets and lets the tail's block go (a series of one point and nothing folded keeps it,
+    // shrunk to the smallest: that costs less than a bucket); false if there was nothing to
+    // fold. What a series costs at least is then its object and one bucket; its last point is
+    // the bucket's (back()).
     bool fold_tail();
 
   private:
