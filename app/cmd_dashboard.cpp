@@ -217,7 +217,9 @@ struct Pipeline {
           ingest(s.selection.roots, s.watch, std::move(only)),
           model(store, analyzer),
           tags(std::move(tag_regex)),
-          ranks(std::move(rank_spec)) {}
+          ranks(std::move(rank_spec)) {
+        bound_whole_process(store);
+    }
     bool filters() const { return !tags.empty() || !ranks.empty(); }
 };
 

@@ -153,6 +153,7 @@ int cmd_diff(const Args& args) {
     separate_names(roots[0], roots[1]);
 
     Store store(*limits);
+    bound_whole_process(store);
     std::set<std::string> runs[2];
     std::string unreadable;  // "<what> under <root>" for each root where something was
     for (int i = 0; i < 2; ++i) {

@@ -122,6 +122,7 @@ int cmd_snapshot(const Args& args) {
     // million series costs what that tag costs. The filter is also the view's (its status line
     // names it), and the series skipped count as hidden there.
     Store store(*limits);
+    bound_whole_process(store);
     Analyzer analyzer(std::move(rules->rules));
     AnalyzingSink analyzing(analyzer, &store);
     FilteringSink sink(selection->filter, analyzing);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include "app/resident_memory.h"
 #include "core/format.h"
 
 namespace runtop {
@@ -55,6 +56,15 @@ Result<StoreLimits> store_limits_from_args(const Args& args) {
     Result<std::uint64_t> bytes = process_memory_from_args(args);
     if (!bytes) return bytes.error();
     return StoreLimits::for_process(*bytes);
+}
+
+void bound_whole_process(Store& store) {
+    const StoreLimits& limits = store.limits();
+    if (limits.process_bytes <= limits.memory_bytes) return;
+    // What the process holds before it reads anything (the binary, its libraries, the
+    // terminal) is the fixed overhead --memory allows beside itself, not what points pay for.
+    const std::uint64_t baseline = resident_bytes();
+    store.set_resident_probe(resident_bytes, limits.process_bytes - limits.memory_bytes + baseline);
 }
 
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots,

@@ -11,6 +11,7 @@
 #include "core/identity.h"
 #include "core/result.h"
 #include "core/series_filter.h"
+#include "core/store/store.h"
 #include "core/store/store_limits.h"
 #include "readers/source_set.h"
 
@@ -28,6 +29,13 @@ Result<Selection> selection_from_args(const Args& args);
 // --memory SIZE, shared by the commands that keep a bounded Store.
 extern const OptionSpec kMemoryOption;
 Result<StoreLimits> store_limits_from_args(const Args& args);
+// For a command with one Store (the dashboard, snapshot, diff): its budget checks measure the
+// process' resident memory, and what it holds beyond what is counted and the share
+// StoreLimits::for_process leaves for that (malloc's and the slabs' slack, the readers'
+// buffers) folds points too, so --memory bounds the process, not only what it counts. What
+// it holds when this is called (the binary, its libraries) is the fixed overhead allowed
+// beside the budget. Nothing for a Store whose limits are not a process' share.
+void bound_whole_process(Store& store);
 // --memory's bytes: the whole process' budget, by default 1 GiB.
 inline constexpr std::uint64_t kDefaultProcessMemory = std::uint64_t{1} << 30;
 Result<std::uint64_t> process_memory_from_args(const Args& args);

@@ -41,15 +41,15 @@ std::string over_budget_text(const std::vector<const Store*>& stores, const std:
     std::uint64_t held = 0, limit = 0;
     std::size_t series = 0;
     for (const Store* store : stores) {
-        held += store->memory_bytes() + store->outside_bytes();
+        held += store->memory_bytes() + store->outside_bytes() + store->unaccounted_bytes();
         limit += store->limits().memory_bytes;
         series += store->series_count();
     }
     if (held <= limit) return {};
     return fmt::format(
         "{} series need more than the memory budget ({}): {:.1f} MB that no budget folds (each "
-        "series' key and last point, and the rules' state); older points are folded as far as "
-        "they go",
+        "series' key and last bucket, the rules' state, what the process holds beside them); "
+        "older points are folded as far as they go",
         series, budget, static_cast<double>(held) / 1e6);
 }
 

@@ -43,7 +43,7 @@ TEST(CliMemory, LsUnderATinyBudgetPrintsWhatItPrintsWithout) {
     EXPECT_EQ(text.exit_code, 0) << text.err;
 }
 
-// More series than a budget holds even folded (each keeps its key and last point): ls and
+// More series than a budget holds even folded (each keeps its key and a bucket): ls and
 // snapshot still show every one, and say that the budget is below what they need; within the
 // budget they say nothing of it.
 TEST(CliMemory, ABudgetBelowWhatTheSeriesNeedIsSaid) {

@@ -396,6 +396,45 @@ TEST(StoreBudget, AtTheFloorARepeatedStepReplacesTheBucketsLastValue) {
     EXPECT_EQ(s.back().value, 3.0);
 }
 
+// With a probe of the process' resident memory, what it holds beyond everything counted (and
+// the reserve left for it) is charged too: the points fold as if it were counted.
+TEST(StoreBudget, WhatTheProcessHoldsUncountedFoldsPointsToo) {
+    constexpr std::uint64_t kBudget = 8 << 20, kUncounted = 3 << 20, kReserve = 1 << 20;
+    auto load = [](Store& store) {
+        std::vector<SeriesId> ids;
+        for (int s = 0; s < 16; ++s)
+            ids.push_back(store.series({"r", s, "t"}, source_id({"tfevents"})));
+        for (int i = 0; i < 200000; ++i)
+            for (SeriesId id : ids) store.append(id, {i, 0, std::sin(i * 0.01 + id)});
+    };
+    StoreLimits limits;
+    limits.memory_bytes = kBudget;
+    Store counted_only(limits);
+    load(counted_only);
+    EXPECT_EQ(counted_only.unaccounted_bytes(), 0u);
+    EXPECT_FALSE(counted_only.at(0).buckets().empty());  // the budget folds without a probe too
+
+    Store whole(limits);
+    // A process that holds 3 MiB beside what the Store counts, 1 MiB of it allowed.
+    whole.set_resident_probe(
+        [&] { return whole.memory_bytes() + whole.kept_empty_bytes() + kUncounted; }, kReserve);
+    load(whole);
+    // The empty slabs kept resident count in the excess too (there is no room for them).
+    EXPECT_GE(whole.unaccounted_bytes(), kUncounted - kReserve);
+    EXPECT_LE(whole.unaccounted_bytes(), kUncounted - kReserve + (2 << 20));
+    EXPECT_LE(whole.memory_bytes() + whole.unaccounted_bytes(), kBudget);
+    EXPECT_LT(whole.memory_bytes() + (kUncounted - kReserve) / 2, counted_only.memory_bytes());
+    for (SeriesId id = 0; id < 16; ++id)
+        ASSERT_EQ(whole.at(id).count(), counted_only.at(id).count());  // folded, not lost
+
+    // A probe that cannot tell (0) leaves the budget as it was.
+    Store unknown(limits);
+    unknown.set_resident_probe([] { return std::uint64_t{0}; }, kReserve);
+    load(unknown);
+    EXPECT_EQ(unknown.unaccounted_bytes(), 0u);
+    EXPECT_EQ(unknown.memory_bytes(), counted_only.memory_bytes());
+}
+
 // What a series costs besides its points, key and index entry included, at the size of a
 // large job: a million series must fit a login node.
 TEST(StoreBudget, ASeriesOfOnePointCostsAtMost256Bytes) {

@@ -8,7 +8,9 @@
 namespace runtop {
 
 Store::Store(StoreLimits limits)
-    : memory_(std::make_unique<StoreMemory>(limits)), next_check_(limits.memory_bytes) {}
+    : memory_(std::make_unique<StoreMemory>(limits)),
+      next_check_(limits.memory_bytes),
+      budget_check_(limits.memory_bytes) {}
 
 Store::~Store() {
     memory_->arena().closing();  // series_ goes first, its blocks with the arena's mappings
@@ -82,7 +84,38 @@ std::vector<SeriesId> Store::sorted_ids() const {
     return ids;
 }
 
+void Store::set_resident_probe(std::function<std::uint64_t()> resident, std::uint64_t reserve) {
+    resident_ = std::move(resident);
+    resident_reserve_ = reserve;
+    measure_unaccounted();
+    arm(budget_check_);
+}
+
+void Store::arm(std::uint64_t check) {
+    budget_check_ = check;
+    next_check_ = resident_ ? std::min(check, measure_at_) : check;
+}
+
+void Store::measure_unaccounted() {
+    if (!resident_) return;
+    const std::uint64_t resident = resident_();
+    // Again once what is counted grew a 64th of the budget: what nobody counts grows with it.
+    measure_at_ = memory_->bytes() + memory_->outside() + memory_->limits().memory_bytes / 64;
+    if (resident == 0) return;  // unknown: the last figure stands
+    // The empty slabs kept resident count in the excess too: they stay only while the budget
+    // has room (PointArena::Room), and there is none while the process is over it.
+    const std::uint64_t allowed = memory_->bytes() + memory_->outside() + resident_reserve_;
+    memory_->set_unaccounted(resident > allowed ? resident - allowed : 0);
+}
+
 void Store::enforce_budget() {
+    if (resident_) {
+        measure_unaccounted();
+        if (memory_->charged() <= budget_check_) {  // only a measurement was due
+            arm(budget_check_);
+            return;
+        }
+    }
     const std::uint64_t budget = memory_->limits().memory_bytes;
     const std::uint64_t target = fold_target();
     // Empty slabs kept while the budget had room for them are not charged: over it, they go
@@ -102,7 +135,7 @@ void Store::enforce_budget() {
     const std::size_t slice = memory_->limits().series_per_check;
     if (!run_rounds(slice > 0 ? slice : std::numeric_limits<std::size_t>::max())) {
         // The slice ran out: on once memory grows a little (a thousandth of the budget).
-        next_check_ = memory_->charged() + budget / 1024;
+        arm(memory_->charged() + budget / 1024);
         rounds_owed_ = true;
         return;
     }
@@ -138,7 +171,7 @@ void Store::finish_rounds() {
     // millions of series for each sixteenth of the budget it adds would cost more than the
     // folding itself, so the step grows with the charge (an eighth of it).
     const std::uint64_t step = std::max(budget / 16, memory_->outside() / 8);
-    next_check_ = memory_->charged() <= budget ? budget : memory_->charged() + step;
+    arm(memory_->charged() <= budget ? budget : memory_->charged() + step);
 }
 
 bool Store::go_round(std::size_t& visits, std::uint64_t target) {

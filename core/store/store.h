@@ -9,12 +9,13 @@
 // as a running sum, so checking the budget after an append is one comparison. Over the budget
 // the globally oldest sealed chunks are folded into buckets (in sealing order) until it is under
 // 90% of the budget; if still over, buckets are merged, series by series; as the last resort
-// tails are folded (every point but the last, oldest series first) and buckets merged again.
+// tails are folded (each series' whole tail into a bucket, oldest series first) and buckets
+// merged again.
 // Beside its own bytes the budget carries what the caller charges for the rest of the process
 // (set_outside_bytes(): the Analyzer's per-series rule state, the view model), so the Store
 // folds earlier the more the rest holds. After an append returns memory_bytes() plus that is
-// within the budget, unless the budget is below what cannot be folded (the floor, about 360 bytes a
-// series: its object, key and index entry, one bucket, its last point, plus the charge); then it
+// within the budget, unless the budget is below what cannot be folded (the floor, about 290 bytes a
+// series: its object, key and index entry and one bucket, plus the charge); then it
 // stays at that floor plus at most a sixteenth of the budget or an eighth of the charge, whichever
 // is more (each pass over millions of series costs: it is not run for every few bytes).
 //
@@ -25,6 +26,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -94,9 +96,28 @@ class Store final : public PointSink {
         return rounds_owed_ || charged <= budget ? 0 : charged - budget;
     }
     void keep_budget(std::chrono::steady_clock::time_point deadline);
+    // Whole-process bounding: `resident` says what the process holds in memory (its RSS; 0:
+    // unknown). At every budget check what it holds beyond everything charged, the empty slabs
+    // kept resident and `reserve` (what the budget leaves the rest of the process:
+    // StoreLimits::for_process keeps an eighth) is charged too, so malloc's slack, slab slack
+    // and whatever nobody counts fold points like what is counted. For a process with one
+    // Store (the dashboard, snapshot, diff): each of several would take the whole excess.
+    void set_resident_probe(std::function<std::uint64_t()> resident, std::uint64_t reserve);
+    // Empty slabs kept resident while the budget has room (core/store/point_arena.h): not
+    // counted in memory_bytes(), resident all the same.
+    std::uint64_t kept_empty_bytes() const {
+        return memory_->arena().empty_resident_slabs() * std::uint64_t{PointArena::kSlabBytes};
+    }
+    // The excess last measured (0 without a probe).
+    std::uint64_t unaccounted_bytes() const { return memory_->unaccounted(); }
 
   private:
     void enforce_budget();
+    // Measures the excess resident_ reports (see set_resident_probe).
+    void measure_unaccounted();
+    // The next check: folding past `check`, measuring the resident memory (with a probe) past
+    // measure_at_, whichever comes first.
+    void arm(std::uint64_t check);
 
     // How enforce_budget() frees memory once no sealed chunk is left to fold, each a pass round
     // the series: merge buckets (until a whole round merges nothing), fold tails (one round: a
@@ -118,7 +139,9 @@ class Store final : public PointSink {
     void account_series();
 
     std::unique_ptr<StoreMemory> memory_;  // before series_: outlives them
-    std::uint64_t next_check_;             // memory_bytes() above this enforces the budget
+    std::uint64_t next_check_;             // charged above this calls enforce_budget()
+    std::uint64_t budget_check_;           // charged above this folds (next_check_ without a probe)
+    std::uint64_t measure_at_ = 0;         // counted above this measures the resident again
     std::uint64_t points_ = 0;             // total_points()
     std::size_t merge_cursor_ = 0;         // where the next bucket merge starts
     std::size_t fold_cursor_ = 0;          // where the next tail fold starts
@@ -127,6 +150,8 @@ class Store final : public PointSink {
     std::size_t visited_ = 0;              // series the round visited (merges: since one merged)
     std::uint64_t series_accounted_ = 0;   // what account_series() last counted
     std::uint64_t group_bytes_ = 0;        // by_run_rank_'s id vectors, by capacity
+    std::function<std::uint64_t()> resident_;
+    std::uint64_t resident_reserve_ = 0;
     PagedVector<Series> series_;
     std::map<std::pair<std::string, int>, std::vector<SeriesId>, std::less<>> by_run_rank_;
     std::vector<SeriesId>* last_group_ = nullptr;  // by_run_rank_'s entry of the last new series

@@ -24,6 +24,8 @@ struct StoreLimits {
     // series a whole round held its event loop for a third of a second, and memory may then
     // run up to a cycle of rounds ahead of the budget.
     std::size_t series_per_check = 0;
+    // The whole-process budget memory_bytes is a share of (for_process); 0: none.
+    std::uint64_t process_bytes = 0;
 
     // Nothing is ever folded: `runtop dump` prints every point whatever the budget.
     static StoreLimits unbounded() {
@@ -37,6 +39,7 @@ struct StoreLimits {
     static StoreLimits for_process(std::uint64_t process_bytes) {
         StoreLimits limits;
         limits.memory_bytes = process_bytes - process_bytes / 8;
+        limits.process_bytes = process_bytes;
         return limits;
     }
     bool bounded_memory() const {

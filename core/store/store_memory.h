@@ -41,7 +41,11 @@ class StoreMemory final : private PointArena::Room {
     // state, the view model): the budget folds points until bytes() + outside() fits.
     std::uint64_t outside() const { return outside_; }
     void set_outside(std::uint64_t bytes) { outside_ = bytes; }
-    std::uint64_t charged() const { return bytes_ + outside_; }
+    // What the process holds beyond everything counted and the reserve left for it, as last
+    // measured (Store::set_resident_probe): charged too, so the budget bounds the process.
+    std::uint64_t unaccounted() const { return unaccounted_; }
+    void set_unaccounted(std::uint64_t bytes) { unaccounted_ = bytes; }
+    std::uint64_t charged() const { return bytes_ + outside_ + unaccounted_; }
 
     // A chunk was sealed: its number in sealing order, recorded for the budget (if any).
     std::uint64_t sealed(SeriesId series) {
@@ -84,6 +88,7 @@ class StoreMemory final : private PointArena::Room {
     StoreLimits limits_;
     std::uint64_t bytes_ = 0;
     std::uint64_t outside_ = 0;
+    std::uint64_t unaccounted_ = 0;
     std::uint64_t next_seq_ = 0;
     std::vector<Seal> seals_;  // a FIFO: taken from head_
     std::size_t head_ = 0;
