@@ -282,8 +282,8 @@ void Series::replace_or_restart(const Point& p) {
             return;
         }
         // The last point is a bucket's (a restart cut back into folded data, or the budget
-        // folded the whole tail): its counts and
-        // sum swap the values; its extremes keep the old one too (they cannot forget).
+        // folded the whole tail): its counts and sum swap the values; its extremes keep the
+        // old one too (they cannot forget).
         SegmentSummary& b = summaries_.back();
         b.remove_value(b.last_value);
         b.add_value(p.value);

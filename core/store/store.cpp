@@ -87,6 +87,7 @@ std::vector<SeriesId> Store::sorted_ids() const {
 void Store::set_resident_probe(std::function<std::uint64_t()> resident, std::uint64_t reserve) {
     resident_ = std::move(resident);
     resident_reserve_ = reserve;
+    measured_ = false;
     measure_unaccounted();
     arm(budget_check_);
 }
@@ -98,13 +99,19 @@ void Store::arm(std::uint64_t check) {
 
 void Store::measure_unaccounted() {
     if (!resident_) return;
+    const std::uint64_t counted = memory_->bytes() + memory_->outside();
+    const std::uint64_t step = memory_->limits().memory_bytes / 64;
+    // Reading the resident set is a system call or three: once what is counted has moved a
+    // 64th of the budget either way, not at every check (a check every MiB while rounds are
+    // owed). What nobody counts grows and shrinks with what is.
+    if (measured_ && counted < measure_at_ && counted + 2 * step > measure_at_) return;
+    measured_ = true;
+    measure_at_ = counted + step;
     const std::uint64_t resident = resident_();
-    // Again once what is counted grew a 64th of the budget: what nobody counts grows with it.
-    measure_at_ = memory_->bytes() + memory_->outside() + memory_->limits().memory_bytes / 64;
     if (resident == 0) return;  // unknown: the last figure stands
     // The empty slabs kept resident count in the excess too: they stay only while the budget
     // has room (PointArena::Room), and there is none while the process is over it.
-    const std::uint64_t allowed = memory_->bytes() + memory_->outside() + resident_reserve_;
+    const std::uint64_t allowed = counted + resident_reserve_;
     memory_->set_unaccounted(resident > allowed ? resident - allowed : 0);
 }
 

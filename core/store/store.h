@@ -97,11 +97,12 @@ class Store final : public PointSink {
     }
     void keep_budget(std::chrono::steady_clock::time_point deadline);
     // Whole-process bounding: `resident` says what the process holds in memory (its RSS; 0:
-    // unknown). At every budget check what it holds beyond everything charged, the empty slabs
-    // kept resident and `reserve` (what the budget leaves the rest of the process:
-    // StoreLimits::for_process keeps an eighth) is charged too, so malloc's slack, slab slack
-    // and whatever nobody counts fold points like what is counted. For a process with one
-    // Store (the dashboard, snapshot, diff): each of several would take the whole excess.
+    // unknown). At budget checks, once what is counted has moved a 64th of the budget since the
+    // last reading, what the process holds beyond everything counted and `reserve` (what the
+    // budget leaves the rest of the process: StoreLimits::for_process keeps an eighth) is
+    // charged too, so malloc's slack, slab slack and the empty slabs kept resident fold points
+    // like what is counted. For a process with one Store (the dashboard, snapshot, diff): each
+    // of several would take the whole excess.
     void set_resident_probe(std::function<std::uint64_t()> resident, std::uint64_t reserve);
     // Empty slabs kept resident while the budget has room (core/store/point_arena.h): not
     // counted in memory_bytes(), resident all the same.
@@ -142,6 +143,7 @@ class Store final : public PointSink {
     std::uint64_t next_check_;             // charged above this calls enforce_budget()
     std::uint64_t budget_check_;           // charged above this folds (next_check_ without a probe)
     std::uint64_t measure_at_ = 0;         // counted above this measures the resident again
+    bool measured_ = false;                // measure_at_ is set
     std::uint64_t points_ = 0;             // total_points()
     std::size_t merge_cursor_ = 0;         // where the next bucket merge starts
     std::size_t fold_cursor_ = 0;          // where the next tail fold starts
