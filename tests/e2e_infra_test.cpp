@@ -36,11 +36,18 @@ draw() {
     done
     printf 'ready>'
 }
-# The size is polled, not trapped: a bash WINCH trap can deadlock in a storm of them.
+# The size is polled, not trapped: a bash WINCH trap can deadlock in a storm of them. Input is
+# polled too (`read -t 0` reads nothing), then read without a timeout: a `read -t 0.1` whose
+# alarm fires as a key arrives can lose that key.
 stty -echo -icanon
 draw
 while :; do
-    if IFS= read -rsn1 -t 0.1 k; then
+    if ! read -t 0; then
+        sleep 0.05
+        [[ $(stty size) != "$drawn" ]] && draw
+        continue
+    fi
+    if IFS= read -rsn1 k; then
         case "$k" in
             q) printf '\033[H\033[2Jbye\r\n'; exit 7 ;;
             $'\f') ;;
@@ -48,8 +55,6 @@ while :; do
             '') keys+='<enter>' ;;
             *) keys+="$k" ;;
         esac
-        draw
-    elif [[ $(stty size) != "$drawn" ]]; then
         draw
     fi
 done
