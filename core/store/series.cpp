@@ -151,15 +151,21 @@ bool Series::fold_oldest() {
 }
 
 bool Series::fold_tail() {
-    // A lone point with nothing folded before it costs least as it is: a 64-byte tail, where
-    // a bucket takes a 128-byte block.
-    const bool lone = sealed_count() == 0 && folded_ == 0 && tail_len_ <= 1;
-    if (lone ? tail_cap_ <= 2 : sealed_count() == 0 && tail_cap_ == 0) return false;
+    if (sealed_count() == 0 && folded_ == 0 && tail_len_ <= 1) {
+        // A lone point with nothing folded before it costs least as it is, in the smallest
+        // tail: a 64-byte block, where a bucket takes 128.
+        if (tail_cap_ <= 2) return false;
+        if (tail_len_ == 0)
+            release_tail();
+        else
+            grow_tail(2);  // a smaller block: the point moves with it
+        account();
+        return true;
+    }
+    if (sealed_count() == 0 && tail_cap_ == 0) return false;
     while (fold_oldest()) {
     }
-    const Point last = tail_len_ > 0 ? back() : Point{};
-    const bool keep_last = lone && tail_len_ > 0;
-    if (!lone && tail_len_ > 0) {
+    if (tail_len_ > 0) {
         // Every point, the last too: a repeated step then replaces the bucket's last value
         // (replace_or_restart), its extremes keeping the old one, which is what a restart cut
         // into folded data does. The tail's block is a fifth of what a series at the floor
@@ -169,19 +175,16 @@ bool Series::fold_tail() {
         fix_levels_from(summaries_.size() - 1);
     }
     summaries_.shrink_to_fit();  // the budget is why we are here: no slack
+    release_tail();
+    account();
+    return true;
+}
+
+void Series::release_tail() {
     memory_->arena().release(tail_, tail_cap_ * kTailPointBytes);
     tail_ = nullptr;
     tail_cap_ = 0;
     tail_len_ = 0;
-    if (keep_last) {
-        grow_tail(2);
-        tail_steps()[0] = last.step;
-        tail_walls()[0] = last.wall_time;
-        tail_values()[0] = last.value;
-        tail_len_ = 1;
-    }
-    account();
-    return true;
 }
 
 std::size_t Series::merge_buckets() {

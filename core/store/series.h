@@ -194,7 +194,9 @@ class Series {
         last_step_ = p.step;
     }
     void make_room();  // grows the tail, or seals it when it is full
+    // A tail block of `capacity` points (at least tail_len_), the points moved into it.
     void grow_tail(std::size_t capacity);
+    void release_tail();  // the tail's block and its points go
     void seal_tail();
     void unseal_last();
     void replace_or_restart(const Point& p);

@@ -87,7 +87,7 @@ std::vector<SeriesId> Store::sorted_ids() const {
 void Store::set_resident_probe(std::function<std::uint64_t()> resident, std::uint64_t reserve) {
     resident_ = std::move(resident);
     resident_reserve_ = reserve;
-    measured_ = false;
+    measure_at_ = 0;  // measure now
     measure_unaccounted();
     arm(budget_check_);
 }
@@ -104,8 +104,7 @@ void Store::measure_unaccounted() {
     // Reading the resident set is a system call or three: once what is counted has moved a
     // 64th of the budget either way, not at every check (a check every MiB while rounds are
     // owed). What nobody counts grows and shrinks with what is.
-    if (measured_ && counted < measure_at_ && counted + 2 * step > measure_at_) return;
-    measured_ = true;
+    if (counted < measure_at_ && counted + 2 * step > measure_at_) return;
     measure_at_ = counted + step;
     const std::uint64_t resident = resident_();
     if (resident == 0) return;  // unknown: the last figure stands

@@ -142,16 +142,15 @@ class Store final : public PointSink {
     std::unique_ptr<StoreMemory> memory_;  // before series_: outlives them
     std::uint64_t next_check_;             // charged above this calls enforce_budget()
     std::uint64_t budget_check_;           // charged above this folds (next_check_ without a probe)
-    std::uint64_t measure_at_ = 0;         // counted above this measures the resident again
-    bool measured_ = false;                // measure_at_ is set
-    std::uint64_t points_ = 0;             // total_points()
-    std::size_t merge_cursor_ = 0;         // where the next bucket merge starts
-    std::size_t fold_cursor_ = 0;          // where the next tail fold starts
-    Round round_ = Round::kMerge;          // where enforce_budget() goes on
-    bool rounds_owed_ = false;             // a slice ran out before the rounds were over
-    std::size_t visited_ = 0;              // series the round visited (merges: since one merged)
-    std::uint64_t series_accounted_ = 0;   // what account_series() last counted
-    std::uint64_t group_bytes_ = 0;        // by_run_rank_'s id vectors, by capacity
+    std::uint64_t measure_at_ = 0;        // counted above this measures the resident again (0: now)
+    std::uint64_t points_ = 0;            // total_points()
+    std::size_t merge_cursor_ = 0;        // where the next bucket merge starts
+    std::size_t fold_cursor_ = 0;         // where the next tail fold starts
+    Round round_ = Round::kMerge;         // where enforce_budget() goes on
+    bool rounds_owed_ = false;            // a slice ran out before the rounds were over
+    std::size_t visited_ = 0;             // series the round visited (merges: since one merged)
+    std::uint64_t series_accounted_ = 0;  // what account_series() last counted
+    std::uint64_t group_bytes_ = 0;       // by_run_rank_'s id vectors, by capacity
     std::function<std::uint64_t()> resident_;
     std::uint64_t resident_reserve_ = 0;
     PagedVector<Series> series_;
