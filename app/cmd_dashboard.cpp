@@ -377,7 +377,11 @@ int cmd_dashboard(const Args& args) {
         }
 
         model.ingest.following = state.follow;
-        if (state.follow && p->ingest.has_waiting()) {
+        // Past the budget with rounds owed, the batches wait (the reader thread's queue is
+        // bounded) while the rounds catch up: fed on, a 10 ms slice of appends outgrew what a
+        // 5 ms slice of rounds folds, and 2 M series ran 100 MiB past the budget.
+        const bool behind = p->store.behind_budget();
+        if (state.follow && p->ingest.has_waiting() && !behind) {
             p->analyzer.set_now(wall_now());
             const std::uint64_t applied =
                 p->ingest.apply(p->sink, Clock::now() + std::chrono::milliseconds(kIngestSliceMs));
@@ -393,7 +397,8 @@ int cmd_dashboard(const Args& args) {
         // otherwise wait for the next point, holding what the budget does not allow (2 M
         // series: 1.76 GiB for good, where the finished rounds hold 1.63).
         if (p->store.rounds_owed())
-            p->store.keep_budget(Clock::now() + std::chrono::milliseconds(kBudgetSliceMs));
+            p->store.keep_budget(
+                Clock::now() + std::chrono::milliseconds(behind ? kIngestSliceMs : kBudgetSliceMs));
         if (!live && p->ingest.backfilled()) {
             // What was on disk is in: from now on a run that stops writing is a stall.
             live = true;

@@ -361,6 +361,43 @@ TEST(StoreBudget, ABudgetBelowTheFloorIsExceededOnlyByTheFloor) {
     }
 }
 
+// A check that visits a slice of the series folds less than a burst of appends adds: a feeder
+// that waits while the Store is behind its budget (rounds owed, over the budget), giving the
+// rounds time instead (the dashboard's loop), keeps what is charged within a step of the budget.
+// Every point is still counted.
+TEST(StoreBudget, AFeederThatWaitsWhileBehindKeepsTheStoreWithinItsBudget) {
+    const int n = 20000, steps = 120;
+    StoreLimits limits;
+    limits.memory_bytes = 12 << 20;  // the floor (about 300 bytes a series) fits
+    limits.series_per_check = 256;
+    Store store(limits);
+    std::vector<SeriesId> ids;
+    for (int s = 0; s < n; ++s)
+        ids.push_back(
+            store.series({"r", s / 400, fmt::format("t{}", s % 400)}, source_id({"tfevents"})));
+    std::uint64_t peak = 0;
+    int waits = 0;
+    for (int i = 0; i < steps; ++i) {
+        for (SeriesId id : ids) {
+            while (store.behind_budget()) {
+                ++waits;
+                store.keep_budget(std::chrono::steady_clock::now() + std::chrono::milliseconds(1));
+            }
+            store.append(id, {i, 0, static_cast<double>(i % 13)});
+            peak = std::max(peak, store.memory_bytes());
+        }
+    }
+    std::printf("  peak %.2f MiB of a %.0f MiB budget, %d waits\n",
+                static_cast<double>(peak) / (1 << 20),
+                static_cast<double>(limits.memory_bytes) / (1 << 20), waits);
+    EXPECT_GT(waits, 0);  // the budget was reached and the slices fell behind
+    // Past the budget, a check is due once memory grew a thousandth of it: the feeder stops at
+    // the next append, which grows one tail block at most.
+    EXPECT_LE(peak, limits.memory_bytes + limits.memory_bytes / 512 + 4096);
+    EXPECT_EQ(store.total_points(), static_cast<std::uint64_t>(n) * steps);
+    for (SeriesId id : ids) ASSERT_EQ(store.at(id).count(), static_cast<std::uint64_t>(steps));
+}
+
 // At the floor a series' last point is its last bucket's: a repeated step still replaces it
 // (the bucket's extremes keep the old value too: they cannot forget), and the next step starts
 // a tail again (which the next budget check may fold at once).

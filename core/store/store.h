@@ -88,6 +88,12 @@ class Store final : public PointSink {
     // with them until `deadline` (the dashboard gives them time between keys, so memory does
     // not run ahead of the budget while checks go a slice at a time).
     bool rounds_owed() const { return rounds_owed_; }
+    // Rounds are owed and what is charged is already past the budget: whoever feeds the Store
+    // should let keep_budget() catch up before appending more (a slice of series per check
+    // folds less than a burst of appends adds).
+    bool behind_budget() const {
+        return rounds_owed_ && memory_->charged() > memory_->limits().memory_bytes;
+    }
     // What is charged beyond the budget once the rounds have folded all they can (none owed):
     // only what the outside holds can give it back (AnalyzingSink sheds spike windows).
     std::uint64_t over_floor_bytes() const {
