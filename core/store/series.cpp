@@ -23,11 +23,7 @@ SegmentSummary aggregate(const SegmentSummary* s, std::size_t n) {
 }  // namespace
 
 Series::Series(SourceId source, SeriesId id, StoreMemory& memory)
-    : memory_(&memory),
-      summaries_(memory.arena()),
-      sealed_(memory.arena()),
-      id_(id),
-      source_(source) {}
+    : memory_(&memory), id_(id), source_(source) {}
 
 Series::Extra& Series::extra() {
     if (!extra_) extra_ = std::make_unique<Extra>();
@@ -109,8 +105,8 @@ void Series::seal_tail() {
         seal_chunk(tail_steps(), tail_walls(), tail_values(), memory_->arena(), summary);
     chunk.seq = memory_->sealed(id_);
     packed_bytes_ += PointArena::footprint(chunk.bytes());
-    summaries_.push_back(summary);
-    sealed_.push_back(chunk);
+    summaries_.push_back(memory_->arena(), summary);
+    sealed_.push_back(memory_->arena(), chunk);
     tail_len_ = 0;
     fix_levels_from(summaries_.size() - 1);
     // The per-series budget: whole chunks, so up to kChunk - 1 more points in the tail.
@@ -141,7 +137,7 @@ bool Series::fold_oldest() {
         sealed_head_ = 0;
         // Under the global budget a series can lose most of its chunks: its capacity for them
         // would still count.
-        if (sealed_.capacity() > 2 * sealed_.size() + 16) sealed_.shrink_to_fit();
+        if (sealed_.capacity() > 2 * sealed_.size() + 16) sealed_.shrink_to_fit(memory_->arena());
     } else if (sealed_head_ == sealed_.size()) {
         sealed_.clear();
         sealed_head_ = 0;
@@ -170,11 +166,12 @@ bool Series::fold_tail() {
         // (replace_or_restart), its extremes keeping the old one, which is what a restart cut
         // into folded data does. The tail's block is a fifth of what a series at the floor
         // costs, and a million series at the floor are what this round is for.
-        summaries_.push_back(summarize(tail_steps(), tail_walls(), tail_values(), tail_len_));
+        summaries_.push_back(memory_->arena(),
+                             summarize(tail_steps(), tail_walls(), tail_values(), tail_len_));
         ++folded_;
         fix_levels_from(summaries_.size() - 1);
     }
-    summaries_.shrink_to_fit();  // the budget is why we are here: no slack
+    summaries_.shrink_to_fit(memory_->arena());  // the budget is why we are here: no slack
     release_tail();
     account();
     return true;
@@ -211,7 +208,7 @@ std::size_t Series::merge_buckets() {
     summaries_.erase(out, folded_);
     folded_ = out;
     // Give the memory back now: the budget is why we are here.
-    summaries_.shrink_to_fit();
+    summaries_.shrink_to_fit(memory_->arena());
     if (extra_) {
         extra_->levels.clear();
         extra_->levels.shrink_to_fit();
@@ -323,7 +320,7 @@ void Series::fix_levels_from(std::size_t first_changed) {
         const std::size_t below = k == 0 ? summaries_.size() : levels[k - 1].size();
         if (below < kGroup) break;
         if (k == levels.size()) levels.emplace_back(memory_->arena());
-        const Summaries& from = k == 0 ? summaries_ : levels[k - 1];
+        const SummaryBuffer& from = k == 0 ? summaries_ : levels[k - 1];
         Summaries& level = levels[k];
         while ((level.size() + 1) * kGroup <= below)
             level.push_back(aggregate(from.data() + level.size() * kGroup, kGroup));

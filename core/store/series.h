@@ -228,6 +228,8 @@ class Series {
     // In the arena too: vectors that grow and shrink under the budget would leave malloc
     // holes that count in RSS and not in memory_bytes().
     using Summaries = ArenaVector<SegmentSummary>;
+    // The series' own summaries: the same, without an arena pointer of its own (memory_'s).
+    using SummaryBuffer = ArenaBuffer<SegmentSummary>;
     // What only long or restarted series need, allocated when they first do: most series of
     // a large job never have 16 chunks or a restart, and every byte here is paid a million
     // times.
@@ -242,8 +244,8 @@ class Series {
 
     StoreMemory* memory_;
     void* tail_ = nullptr;
-    Summaries summaries_;              // buckets [0, folded_), then sealed chunks
-    ArenaVector<SealedChunk> sealed_;  // live from sealed_head_ (folding pops the front)
+    SummaryBuffer summaries_;          // buckets [0, folded_), then sealed chunks
+    ArenaBuffer<SealedChunk> sealed_;  // live from sealed_head_ (folding pops the front)
     std::unique_ptr<Extra> extra_;
     std::uint64_t count_ = 0;
     std::int64_t last_step_ = 0;
@@ -259,6 +261,6 @@ class Series {
 };
 // Millions of series: what one costs beside its points is checked here (docs/design.md).
 static_assert(kChunk <= 0xff);
-static_assert(sizeof(Series) <= 128);
+static_assert(sizeof(Series) <= 112);
 
 }  // namespace runtop

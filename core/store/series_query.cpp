@@ -61,7 +61,7 @@ void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnS
             static_cast<std::uint64_t>(static_cast<unsigned __int128>(width) * c / n);
         return static_cast<std::int64_t>(lo + offset);
     };
-    const Summaries& s = summaries_;
+    const SummaryBuffer& s = summaries_;
     if (path == QueryPath::kAuto)
         path = folded_ + retained() <= n * 24 ? QueryPath::kLinear : QueryPath::kSummaries;
     if (path == QueryPath::kLinear) {
@@ -111,7 +111,7 @@ void Series::query_linear(std::int64_t step_lo, std::int64_t step_hi, std::span<
             next = c + 1 == n ? step_hi : edge(c + 1);
         }
     };
-    const Summaries& s = summaries_;
+    const SummaryBuffer& s = summaries_;
     auto ends_before = [](const SegmentSummary& seg, std::int64_t x) { return seg.last_step < x; };
     std::size_t j = static_cast<std::size_t>(
         std::lower_bound(s.begin(), s.end(), step_lo, ends_before) - s.begin());
@@ -144,7 +144,7 @@ void Series::query_linear(std::int64_t step_lo, std::int64_t step_hi, std::span<
 }
 
 void Series::accumulate(std::int64_t a, std::int64_t b, bool last_column, Accumulator& acc) const {
-    const Summaries& s = summaries_;
+    const SummaryBuffer& s = summaries_;
     auto ends_before = [](const SegmentSummary& seg, std::int64_t x) { return seg.last_step < x; };
     // Segments [j0, j1) end inside the column; j0 may start before it.
     const auto j0 =
@@ -182,7 +182,7 @@ void Series::accumulate(std::int64_t a, std::int64_t b, bool last_column, Accumu
 // sealed chunks: whole groups of 16 from the level above, the ragged ends item by item.
 void Series::combine(std::size_t level, std::size_t from, std::size_t to, bool folded,
                      Accumulator& acc) const {
-    const Summaries& items = level == 0 ? summaries_ : levels()[level - 1];
+    const SummaryBuffer& items = level == 0 ? summaries_ : levels()[level - 1];
     if (level < levels().size()) {
         const std::size_t g0 = (from + kGroup - 1) / kGroup;
         const std::size_t g1 = std::min(to / kGroup, levels()[level].size());
