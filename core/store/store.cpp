@@ -111,7 +111,22 @@ void Store::measure_unaccounted() {
     // The empty slabs kept resident count in the excess too: they stay only while the budget
     // has room (PointArena::Room), and there is none while the process is over it.
     const std::uint64_t allowed = counted + resident_reserve_;
+    const std::uint64_t before = memory_->unaccounted();
     memory_->set_unaccounted(resident > allowed ? resident - allowed : 0);
+    if (memory_->unaccounted() < before) back_to_budget();
+}
+
+void Store::back_to_budget() {
+    const std::uint64_t budget = memory_->limits().memory_bytes;
+    if (!rounds_owed_ && budget_check_ > budget && memory_->charged() <= budget) arm(budget);
+}
+
+void Store::outside_fell(std::uint64_t bytes) {
+    if (resident_ && bytes >= memory_->limits().memory_bytes / 64) {
+        measure_at_ = 0;  // measure now
+        arm(budget_check_);
+    }
+    back_to_budget();
 }
 
 void Store::enforce_budget() {
@@ -159,19 +174,25 @@ bool Store::run_rounds(std::size_t visits) {
 void Store::keep_budget(std::chrono::steady_clock::time_point deadline) {
     while (rounds_owed_) {
         const std::size_t slice = std::max<std::size_t>(memory_->limits().series_per_check, 256);
-        if (run_rounds(slice)) {
-            finish_rounds();
-            return;
-        }
+        if (run_rounds(slice)) finish_rounds();  // which may begin another cycle
         if (std::chrono::steady_clock::now() >= deadline) return;
     }
 }
 
 void Store::finish_rounds() {
     const std::uint64_t budget = memory_->limits().memory_bytes;
-    rounds_owed_ = false;
+    const std::uint64_t freed = std::exchange(cycle_freed_, 0);
     round_ = Round::kMerge;
     visited_ = 0;
+    // Rounds a slice at a time take many checks, and points keep coming: the series a round
+    // passed early have grown again by its end, so a cycle that ends over the budget is not
+    // the floor while it still folded a 64th of the budget away. Round again at once; backing
+    // off a step from there let 2 M series run 60 MiB past the budget.
+    if (rounds_owed_ && memory_->charged() > budget && freed >= budget / 64) {
+        arm(memory_->charged() + budget / 1024);
+        return;
+    }
+    rounds_owed_ = false;
     // Below the floor nothing more can go: try again only once memory has grown a little, not
     // on every append. What is charged from outside grows with every new series; rounds over
     // millions of series for each sixteenth of the budget it adds would cost more than the
@@ -186,12 +207,14 @@ bool Store::go_round(std::size_t& visits, std::uint64_t target) {
     while (memory_->charged() > target && visited_ < series_.size() && visits > 0) {
         if (cursor >= series_.size()) cursor = 0;
         Series& s = series_[cursor++];
+        const std::uint64_t before = memory_->bytes();
         if (tails) {
             s.fold_tail();
             ++visited_;
         } else {
             visited_ = s.merge_buckets() > 0 ? 0 : visited_ + 1;
         }
+        if (memory_->bytes() < before) cycle_freed_ += before - memory_->bytes();
         --visits;
     }
     if (visited_ < series_.size()) return false;

@@ -80,7 +80,9 @@ class Store final : public PointSink {
     // model) and charges to this budget: points are folded until memory_bytes() plus these fit
     // (enforced now if they grew past it). What `--memory` bounds is then the whole process.
     void set_outside_bytes(std::uint64_t bytes) {
+        const std::uint64_t before = memory_->outside();
         memory_->set_outside(bytes);
+        if (bytes < before) outside_fell(before - bytes);
         if (memory_->charged() > next_check_) enforce_budget();
     }
     std::uint64_t outside_bytes() const { return memory_->outside(); }
@@ -142,6 +144,15 @@ class Store final : public PointSink {
     bool run_rounds(std::size_t visits);
     // After the rounds: the next check once memory has grown a step.
     void finish_rounds();
+    // What is charged fell back under the budget from outside (the rules shed their windows, the
+    // excess measured went): the next check is the budget again, not a step past where the
+    // rounds left it (2 M series ran 60 MiB past the budget into the room a shed made).
+    void back_to_budget();
+    // The outside freed `bytes`: back to the budget, and with a probe, a measurement before the
+    // Store grows into the room, since what the outside frees mostly stays resident (malloc
+    // keeps it): 2 M series grew 40 MiB past the budget after the rules let their waiting steps
+    // go at the end of a backfill.
+    void outside_fell(std::uint64_t bytes);
     // Counts what grows with the number of series (their objects, keys, groups).
     void account_series();
 
@@ -155,6 +166,7 @@ class Store final : public PointSink {
     Round round_ = Round::kMerge;         // where enforce_budget() goes on
     bool rounds_owed_ = false;            // a slice ran out before the rounds were over
     std::size_t visited_ = 0;             // series the round visited (merges: since one merged)
+    std::uint64_t cycle_freed_ = 0;       // what this cycle of rounds folded away
     std::uint64_t series_accounted_ = 0;  // what account_series() last counted
     std::uint64_t group_bytes_ = 0;       // by_run_rank_'s id vectors, by capacity
     std::function<std::uint64_t()> resident_;
