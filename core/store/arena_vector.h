@@ -21,7 +21,7 @@
 
 namespace runtop {
 
-// Its owner calls release() before it goes (unless the arena goes first: PointArena::closing()).
+// Its block goes back with release(), or with the whole arena (a Series' do: Store::~Store).
 template <class T>
 class ArenaBuffer {
     static_assert(std::is_trivially_copyable_v<T>);
