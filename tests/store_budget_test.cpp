@@ -27,6 +27,15 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 using testing::same;
 
+// `n` series of one run, `tags` a rank (tags t0, t1, ...), as a job's ranks write them.
+std::vector<SeriesId> job_series(Store& store, int n, int tags) {
+    std::vector<SeriesId> ids;
+    for (int s = 0; s < n; ++s)
+        ids.push_back(
+            store.series({"r", s / tags, fmt::format("t{}", s % tags)}, source_id({"tfevents"})));
+    return ids;
+}
+
 // The store's series against the model, point for point where it has them, bucket by bucket
 // where it folded them: each bucket holds exactly the model's points between its first and
 // last step (no restart cut into folded data in these tests).
@@ -376,10 +385,7 @@ TEST(StoreBudget, AFeederThatWaitsWhileBehindKeepsTheStoreWithinItsBudget) {
     limits.memory_bytes = 20 << 20;  // the floor (about 270 bytes a series) fits
     limits.series_per_check = 64;
     Store store(limits);
-    std::vector<SeriesId> ids;
-    for (int s = 0; s < n; ++s)
-        ids.push_back(
-            store.series({"r", s / 400, fmt::format("t{}", s % 400)}, source_id({"tfevents"})));
+    const std::vector<SeriesId> ids = job_series(store, n, 400);
     std::uint64_t peak = 0;
     int waits = 0;
     std::uint64_t appended = 0;
@@ -414,10 +420,7 @@ TEST(StoreBudget, WhenTheOutsideShrinksTheBudgetIsTheCheckAgain) {
     StoreLimits limits;
     limits.memory_bytes = 4 << 20;
     Store store(limits);
-    std::vector<SeriesId> ids;
-    for (int s = 0; s < 2000; ++s)
-        ids.push_back(
-            store.series({"r", s / 100, fmt::format("t{}", s % 100)}, source_id({"tfevents"})));
+    const std::vector<SeriesId> ids = job_series(store, 2000, 100);
     for (int i = 0; i < 50; ++i)
         for (SeriesId id : ids) store.append(id, {i, 0, static_cast<double>(i)});
     store.set_outside_bytes(limits.memory_bytes);  // alone the whole budget: the floor is over
