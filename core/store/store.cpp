@@ -185,10 +185,12 @@ void Store::finish_rounds() {
     round_ = Round::kMerge;
     visited_ = 0;
     // Rounds a slice at a time take many checks, and points keep coming: the series a round
-    // passed early have grown again by its end, so a cycle that ends over the budget is not
-    // the floor while it still folded a 64th of the budget away. Round again at once; backing
-    // off a step from there let 2 M series run 60 MiB past the budget.
-    if (rounds_owed_ && memory_->charged() > budget && freed >= budget / 64) {
+    // passed early have grown again by its end, so a cycle that ends over the budget by less
+    // than it folded away is not at the floor. Round again at once; backing off a step from
+    // there let 2 M series run 60 MiB past the budget. Far over (a budget below the floor), a
+    // cycle folds only what came during it: that is the floor, and rounding on would be a
+    // round a check.
+    if (rounds_owed_ && memory_->charged() > budget && memory_->charged() - budget < freed) {
         arm(memory_->charged() + budget / 1024);
         return;
     }
