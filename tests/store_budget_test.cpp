@@ -521,6 +521,29 @@ TEST(StoreBudget, WhatTheProcessHoldsUncountedFoldsPointsToo) {
     EXPECT_EQ(unknown.memory_bytes(), counted_only.memory_bytes());
 }
 
+// An excess measured past a step (a 64th of the budget) is compared with what is charged, as
+// the check is: once it was compared with what is counted alone, and then every append was a
+// check while the Store had room (2 M series: keys waited 140 ms).
+TEST(StoreBudget, AnExcessPastAStepDoesNotMakeEveryAppendACheck) {
+    StoreLimits limits;
+    limits.memory_bytes = 64 << 20;  // a step is 1 MiB
+    Store store(limits);
+    store.set_resident_probe(
+        [&] { return store.memory_bytes() + store.kept_empty_bytes() + (8 << 20); }, 0);
+    ASSERT_EQ(store.unaccounted_bytes(), std::uint64_t{8} << 20);
+    const std::vector<SeriesId> ids = job_series(store, 200, 50);
+    const std::uint64_t checks_before = store.budget_checks();
+    for (int i = 0; i < 2000; ++i)
+        for (SeriesId id : ids) store.append(id, {i, 0, std::sin(i * 0.1 + id)});
+    const std::uint64_t checks = store.budget_checks() - checks_before;
+    std::printf("  %llu checks for 400,000 appends of %.1f MiB\n",
+                static_cast<unsigned long long>(checks),
+                static_cast<double>(store.memory_bytes()) / (1 << 20));
+    ASSERT_LT(store.memory_bytes() + store.unaccounted_bytes(), limits.memory_bytes);
+    // A reading for each step of growth, not a check for each append.
+    EXPECT_LE(checks, store.memory_bytes() / (1 << 20) + 4);
+}
+
 // What a series costs besides its points, key and index entry included, at the size of a
 // large job: a million series must fit a login node.
 TEST(StoreBudget, ASeriesOfOnePointCostsAtMost256Bytes) {

@@ -119,6 +119,9 @@ class Store final : public PointSink {
     }
     // The excess last measured (0 without a probe).
     std::uint64_t unaccounted_bytes() const { return memory_->unaccounted(); }
+    // How many times the budget was checked (a fold, a reading of the resident set or a slice
+    // of rounds) after an append or a change of the outside: what the budget costs beyond them.
+    std::uint64_t budget_checks() const { return budget_checks_; }
 
   private:
     void enforce_budget();
@@ -161,6 +164,7 @@ class Store final : public PointSink {
     std::uint64_t budget_check_;           // charged above this folds (next_check_ without a probe)
     std::uint64_t measure_at_ = 0;        // counted above this measures the resident again (0: now)
     std::uint64_t points_ = 0;            // total_points()
+    std::uint64_t budget_checks_ = 0;     // budget_checks()
     std::size_t merge_cursor_ = 0;        // where the next bucket merge starts
     std::size_t fold_cursor_ = 0;         // where the next tail fold starts
     Round round_ = Round::kMerge;         // where enforce_budget() goes on
