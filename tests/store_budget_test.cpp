@@ -544,6 +544,34 @@ TEST(StoreBudget, AnExcessPastAStepDoesNotMakeEveryAppendACheck) {
     EXPECT_LE(checks, store.memory_bytes() / (1 << 20) + 4);
 }
 
+// At the floor, each check folds what came since the last and what is counted holds still,
+// while what is allocated and freed again may leave the process holding more (what the
+// allocator keeps): once a step has been allocated the resident set is read again, whether or
+// not the count moved (2 M series: 50 MiB past the last reading).
+TEST(StoreBudget, WhatCreepsWhileTheCountHoldsStillIsReadAgain) {
+    StoreLimits limits;
+    limits.memory_bytes = 1 << 20;  // below the floor of 5,000 series: the count holds still
+    Store store(limits);
+    std::uint64_t creep = 0;  // what the process holds beyond what is counted
+    store.set_resident_probe(
+        [&] {
+            return store.memory_bytes() + store.outside_bytes() + store.kept_empty_bytes() + creep;
+        },
+        0);
+    const std::vector<SeriesId> ids = job_series(store, 5000, 100);
+    auto feed = [&](int from, int to) {
+        for (int i = from; i < to; ++i)
+            for (SeriesId id : ids) store.append(id, {i, 0, static_cast<double>(i % 11)});
+    };
+    feed(0, 40);
+    ASSERT_GT(store.memory_bytes(), limits.memory_bytes);  // at the floor
+    const std::uint64_t before = store.unaccounted_bytes();
+    creep = 2 << 20;
+    feed(40, 80);
+    EXPECT_GE(store.unaccounted_bytes(), before + creep - limits.memory_bytes / 64);
+    for (SeriesId id : ids) ASSERT_EQ(store.at(id).count(), 80u);
+}
+
 // What a series costs besides its points, key and index entry included, at the size of a
 // large job: a million series must fit a login node.
 TEST(StoreBudget, ASeriesOfOnePointCostsAtMost256Bytes) {

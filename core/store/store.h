@@ -163,6 +163,7 @@ class Store final : public PointSink {
     std::uint64_t next_check_;             // charged above this calls enforce_budget()
     std::uint64_t budget_check_;           // charged above this folds (next_check_ without a probe)
     std::uint64_t measure_at_ = 0;        // counted above this measures the resident again (0: now)
+    std::uint64_t measured_grown_ = 0;    // StoreMemory::grown() at the last reading
     std::uint64_t points_ = 0;            // total_points()
     std::uint64_t budget_checks_ = 0;     // budget_checks()
     std::size_t merge_cursor_ = 0;        // where the next bucket merge starts

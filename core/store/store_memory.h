@@ -36,7 +36,13 @@ class StoreMemory final : private PointArena::Room {
     const StoreLimits& limits() const { return limits_; }
     std::uint64_t bytes() const { return bytes_; }
     // Something counted changed from `before` to `after` bytes.
-    void resize(std::uint64_t before, std::uint64_t after) { bytes_ += after - before; }
+    void resize(std::uint64_t before, std::uint64_t after) {
+        bytes_ += after - before;
+        if (after > before) grown_ += after - before;
+    }
+    // Every byte ever added to bytes(), what was freed not taken off: what was allocated, also
+    // while folding holds bytes() in place.
+    std::uint64_t grown() const { return grown_; }
     // What the process holds beside the Store and charges to its budget (the Analyzer's rule
     // state, the view model): the budget folds points until bytes() + outside() fits.
     std::uint64_t outside() const { return outside_; }
@@ -87,6 +93,7 @@ class StoreMemory final : private PointArena::Room {
     SeriesIndex index_;
     StoreLimits limits_;
     std::uint64_t bytes_ = 0;
+    std::uint64_t grown_ = 0;
     std::uint64_t outside_ = 0;
     std::uint64_t unaccounted_ = 0;
     std::uint64_t next_seq_ = 0;
