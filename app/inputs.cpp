@@ -61,10 +61,7 @@ Result<StoreLimits> store_limits_from_args(const Args& args) {
 void bound_whole_process(Store& store) {
     const StoreLimits& limits = store.limits();
     if (limits.process_bytes <= limits.memory_bytes) return;
-    // What the process holds before it reads anything (the binary, its libraries, the
-    // terminal) is the fixed overhead --memory allows beside itself, not what points pay for.
-    const std::uint64_t baseline = resident_bytes();
-    store.set_resident_probe(resident_bytes, limits.process_bytes - limits.memory_bytes + baseline);
+    store.set_resident_probe(resident_bytes, limits.resident_reserve(resident_bytes()));
 }
 
 std::size_t read_once(SourceSet& sources, const std::vector<RootSpec>& roots,

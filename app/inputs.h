@@ -33,8 +33,9 @@ Result<StoreLimits> store_limits_from_args(const Args& args);
 // process' resident memory, and what it holds beyond what is counted and the share
 // StoreLimits::for_process leaves for that (malloc's and the slabs' slack, the readers'
 // buffers) folds points too, so --memory bounds the process, not only what it counts. What
-// it holds when this is called (the binary, its libraries) is the fixed overhead allowed
-// beside the budget. Nothing for a Store whose limits are not a process' share.
+// it holds when this is called (the binary, its libraries) is inside the budget, or beside a
+// budget too small for it (StoreLimits::resident_reserve). Nothing for a Store whose limits
+// are not a process' share.
 void bound_whole_process(Store& store);
 // --memory's bytes: the whole process' budget, by default 1 GiB.
 inline constexpr std::uint64_t kDefaultProcessMemory = std::uint64_t{1} << 30;

@@ -49,5 +49,21 @@ TEST(StoreLimits, UnboundedMeansNoBudget) {
     EXPECT_EQ(StoreLimits{}.series_points, std::uint64_t{1} << 20);
 }
 
+// --memory bounds the whole process: the Store's share, what the process held before reading
+// (10 MiB here) and a 16th for the allocator's slack are read against its resident set, and the
+// last 16th is left for what grows between two readings.
+TEST(StoreLimits, TheResidentReserveKeepsTheWholeProcessWithinItsBudget) {
+    constexpr std::uint64_t kMiB = 1 << 20, kBaseline = 10 * kMiB;
+    for (std::uint64_t process : {1024 * kMiB, 256 * kMiB}) {
+        const StoreLimits limits = StoreLimits::for_process(process);
+        EXPECT_EQ(limits.memory_bytes + limits.resident_reserve(kBaseline),
+                  process - process / 16 + kBaseline);
+    }
+    // The default: the baseline and half the last 16th (what 2 M series grew between two
+    // readings) fit.
+    const StoreLimits gib = StoreLimits::for_process(1024 * kMiB);
+    EXPECT_LE(gib.memory_bytes + gib.resident_reserve(kBaseline) + 32 * kMiB, 1024 * kMiB);
+}
+
 }  // namespace
 }  // namespace runtop

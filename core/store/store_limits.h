@@ -35,12 +35,22 @@ struct StoreLimits {
     // The Store's share of a whole-process budget (`--memory`): an eighth stays for what the
     // Store does not count (the readers' per-file state and buffers, slab slack, the empty
     // slabs kept resident, the output being written), so that the process' peak RSS stays
-    // within the budget plus a small fixed overhead (bench/scale_bench.sh measures it).
+    // within the budget (bench/scale_bench.sh measures it).
     static StoreLimits for_process(std::uint64_t process_bytes) {
         StoreLimits limits;
         limits.memory_bytes = process_bytes - process_bytes / 8;
         limits.process_bytes = process_bytes;
         return limits;
+    }
+    // What the process may hold beside what is counted, once its resident set is read
+    // (Store::set_resident_probe), for a process that held `baseline` bytes before reading (the
+    // binary, its libraries, the terminal): that baseline and a 16th for the allocator's slack.
+    // The eighth for_process leaves holds those, and its other 16th is for what grows between
+    // two readings (up to 30 MiB at 2 M series), so the whole process stays within
+    // process_bytes; below about 160 MiB the baseline is more than that 16th, and what it
+    // exceeds it by is the fixed overhead beside the budget.
+    std::uint64_t resident_reserve(std::uint64_t baseline) const {
+        return baseline + process_bytes / 16;
     }
     bool bounded_memory() const {
         return memory_bytes != std::numeric_limits<std::uint64_t>::max();
