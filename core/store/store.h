@@ -106,11 +106,10 @@ class Store final : public PointSink {
     void keep_budget(std::chrono::steady_clock::time_point deadline);
     // Whole-process bounding: `resident` says what the process holds in memory (its RSS; 0:
     // unknown). At budget checks, once what is counted has moved a 64th of the budget since the
-    // last reading, what the process holds beyond everything counted and `reserve` (what the
-    // budget leaves the rest of the process: StoreLimits::for_process keeps an eighth) is
-    // charged too, so malloc's slack, slab slack and the empty slabs kept resident fold points
-    // like what is counted. For a process with one Store (the dashboard, snapshot, diff): each
-    // of several would take the whole excess.
+    // last reading (or that much was allocated), what the process holds beyond everything
+    // counted and `reserve` (StoreLimits::resident_reserve) is charged too, so malloc's slack,
+    // slab slack and the empty slabs kept resident fold points like what is counted. For a process
+    // with one Store (the dashboard, snapshot, diff): each of several would take the whole excess.
     void set_resident_probe(std::function<std::uint64_t()> resident, std::uint64_t reserve);
     // Empty slabs kept resident while the budget has room (core/store/point_arena.h): not
     // counted in memory_bytes(), resident all the same.
