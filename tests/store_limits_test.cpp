@@ -50,8 +50,8 @@ TEST(StoreLimits, UnboundedMeansNoBudget) {
 }
 
 // --memory bounds the whole process: the Store's share, what the process held before reading
-// (10 MiB here) and a 16th for the allocator's slack are read against its resident set, and the
-// last 16th is left for what grows between two readings.
+// (10 MiB here) and a 16th for the allocator's slack are read against its resident set, and what
+// the baseline leaves of the last 16th is for what grows between two readings.
 TEST(StoreLimits, TheResidentReserveKeepsTheWholeProcessWithinItsBudget) {
     constexpr std::uint64_t kMiB = 1 << 20, kBaseline = 10 * kMiB;
     for (std::uint64_t process : {1024 * kMiB, 256 * kMiB}) {

@@ -45,10 +45,10 @@ struct StoreLimits {
     // What the process may hold beside what is counted, once its resident set is read
     // (Store::set_resident_probe), for a process that held `baseline` bytes before reading (the
     // binary, its libraries, the terminal): that baseline and a 16th for the allocator's slack.
-    // The eighth for_process leaves holds those, and its other 16th is for what grows between
-    // two readings (up to 30 MiB at 2 M series), so the whole process stays within
-    // process_bytes; below about 160 MiB the baseline is more than that 16th, and what it
-    // exceeds it by is the fixed overhead beside the budget.
+    // The eighth for_process leaves holds those; what the baseline leaves of its other 16th is
+    // for what grows between two readings (up to 30 MiB at 2 M series), so the whole process
+    // stays within process_bytes. Below about 160 MiB the baseline is more than that 16th, and
+    // what it exceeds it by is the fixed overhead beside the budget.
     std::uint64_t resident_reserve(std::uint64_t baseline) const {
         return baseline + process_bytes / 16;
     }
