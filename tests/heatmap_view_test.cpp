@@ -161,6 +161,35 @@ TEST_F(HeatmapView, LogScaleWhenPositiveValuesSpanDecades) {
     EXPECT_LE(mid, 6);
 }
 
+TEST_F(HeatmapView, LFlipsTheRampBetweenLogAndLinear) {
+    for (int rank = 0; rank < 3; ++rank)
+        add("job", rank, "train/lr", 300,
+            [rank](int s) { return 1e-6 * std::pow(10.0, s / 60.0) * (rank + 1); });
+    ViewModel model(store_, analyzer_);
+    Canvas canvas(80, 10);
+    HeatmapState state;
+    const HeatmapLayout l = heatmap_layout(state, model, 80, 10);
+    EXPECT_EQ(heatmap_toggle_log(state, model, 80, 10), "linear colour ramp (l: log)");
+    draw_heatmap(canvas, model, state);
+    EXPECT_EQ(row(canvas, l.legend_y).find("(log)"), std::string::npos) << row(canvas, l.legend_y);
+    // Linear: the first half of a row, under a thousandth of the top, sits at the ramp's foot.
+    const std::vector<Cell> r0 = cells(canvas, l, 0);
+    EXPECT_EQ(r0[l.columns / 2].style.role, Role::kHeat0);
+    EXPECT_EQ(heatmap_toggle_log(state, model, 80, 10), "log colour ramp (l: linear)");
+    draw_heatmap(canvas, model, state);
+    EXPECT_NE(row(canvas, l.legend_y).find("(log)"), std::string::npos) << row(canvas, l.legend_y);
+}
+
+TEST_F(HeatmapView, LogNeedsPositiveValues) {
+    for (int rank = 0; rank < 3; ++rank)
+        add("job", rank, "train/delta", 100, [](int s) { return -1.0 - (s % 9); });
+    ViewModel model(store_, analyzer_);
+    HeatmapState state;
+    EXPECT_EQ(heatmap_toggle_log(state, model, 80, 10),
+              "log scale needs positive values: linear kept");
+    EXPECT_FALSE(state.log.has_value());
+}
+
 TEST_F(HeatmapView, PagesThreeHundredRanksAndNavigates) {
     for (int rank = 0; rank < 300; ++rank)
         add("job", rank, "train/loss", 50, [rank](int s) { return 1.0 + 0.001 * rank + 0.01 * s; });

@@ -291,6 +291,68 @@ TEST_F(RanksView, RunsWithTheSameRanksGetColumnsEachAndOtherwiseShareThem) {
         << canvas.to_text();
 }
 
+// A loss decaying from 2.3 to 0.056 over four ranks (a log y range), rank 2 spiking to 4.754.
+class RanksLogScale : public RanksView {
+  protected:
+    RanksLogScale() {
+        for (int rank = 0; rank < 4; ++rank)
+            add("job", rank, "train/loss", 400, [rank](int s) {
+                if (rank == 2 && s == 300) return 4.754;
+                return 2.301 * std::exp(-s / 108.0) * (1 + 0.01 * rank);
+            });
+    }
+    // The cells of the row labelled `label` that hold `glyph`.
+    static int count_in_row(const Canvas& c, const std::string& label, char32_t glyph) {
+        const auto [x, y] = find(c, label + " ");
+        EXPECT_GE(y, 0) << label;
+        int n = 0;
+        for (int i = 0; y >= 0 && i < c.width(); ++i) n += c.at(i, y).ch == glyph;
+        return n;
+    }
+};
+
+TEST_F(RanksLogScale, ASpikeFarBeyondALogRangeIsMarked) {
+    // The shared log range ends near 2.3; the spike, twice that, is clamped to the top, so only
+    // the arrow tells it from the start of the decay. Before, the logs (a range of 3.7 in them)
+    // called 4.754 near.
+    ViewModel model(store_, analyzer_);
+    Canvas canvas(120, 10);
+    RanksState state;
+    state.sparklines = true;
+    draw_ranks(canvas, model, state);
+    ASSERT_NE(row(canvas, 0).find("(log)"), std::string::npos) << canvas.to_text();
+    EXPECT_EQ(count_in_row(canvas, "r2", U'↑'), 1) << canvas.to_text();
+    EXPECT_EQ(count_in_row(canvas, "r1", U'↑'), 0) << canvas.to_text();
+}
+
+TEST_F(RanksLogScale, LFlipsTheScaleShownAndKeepsTheSpikeMarked) {
+    ViewModel model(store_, analyzer_);
+    Canvas canvas(120, 10);
+    RanksState state;
+    EXPECT_EQ(ranks_toggle_log(state, model, 120, 10),
+              "log scale is for the sparklines: v shows them");
+    EXPECT_FALSE(state.log.has_value());
+    state.sparklines = true;
+    EXPECT_EQ(ranks_toggle_log(state, model, 120, 10), "linear y scale (l: log)");
+    draw_ranks(canvas, model, state);
+    EXPECT_EQ(row(canvas, 0).find("(log)"), std::string::npos) << canvas.to_text();
+    EXPECT_EQ(count_in_row(canvas, "r2", U'↑'), 1) << canvas.to_text();
+    EXPECT_EQ(ranks_toggle_log(state, model, 120, 10), "log y scale (l: linear)");
+    draw_ranks(canvas, model, state);
+    EXPECT_NE(row(canvas, 0).find("(log)"), std::string::npos) << canvas.to_text();
+}
+
+TEST_F(RanksView, LogScaleNeedsPositiveValues) {
+    for (int rank = 0; rank < 4; ++rank)
+        add("job", rank, "train/delta", 100, [rank](int s) { return -1.0 - (s % 7) - rank; });
+    ViewModel model(store_, analyzer_);
+    RanksState state;
+    state.sparklines = true;
+    EXPECT_EQ(ranks_toggle_log(state, model, 120, 10),
+              "log scale needs positive values: linear kept");
+    EXPECT_FALSE(state.log.has_value());
+}
+
 TEST_F(RanksView, EmptyModelSaysSo) {
     ViewModel model(store_, analyzer_);
     Canvas canvas(60, 10);

@@ -84,22 +84,25 @@ double robust_edge(std::vector<double> v, double width, int sign) {
     return median + sign * std::max(kSpikeMads * kMadToSigma * mad, width);
 }
 
-Ramp make_ramp(const std::vector<std::vector<ColumnSummary>>& rows) {
+// The ramp of the page's columns, log as `log` says or (nullopt) when every value is positive
+// and they span two decades; a log ramp ranks the positive columns (the rest sit at its foot).
+Ramp make_ramp(const std::vector<std::vector<ColumnSummary>>& rows, std::optional<bool> log) {
     Ramp r;
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo, lo_positive = lo;
     for (const auto& row : rows)
         for (const ColumnSummary& c : row)
             if (has_finite(c)) {
                 lo = std::min(lo, c.min);
                 hi = std::max(hi, c.max);
+                if (c.min > 0) lo_positive = std::min(lo_positive, c.min);
             }
     if (!(lo <= hi)) return r;
     r.any = true;
-    r.log = lo > 0 && hi > 100 * lo;
+    r.log = log ? *log && hi > 0 && std::isfinite(lo_positive) : lo > 0 && hi > 100 * lo;
     std::vector<double> means, maxes, mins;
     for (const auto& row : rows)
         for (const ColumnSummary& c : row)
-            if (has_finite(c)) {
+            if (has_finite(c) && (!r.log || c.min > 0)) {
                 means.push_back(r.scale(c.mean));
                 maxes.push_back(r.scale(c.max));
                 mins.push_back(r.scale(c.min));
@@ -184,7 +187,7 @@ Frame make_frame(const HeatmapState& state, const ViewModel& model, int width, i
         f.cols.emplace_back(l.columns);
         model.store().at(g.series[i]).query(l.lo, l.hi + 1, f.cols.back());
     }
-    f.ramp = make_ramp(f.cols);
+    f.ramp = make_ramp(f.cols, state.log);
     return f;
 }
 
@@ -463,6 +466,17 @@ bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, 
     // The last column follows the newest steps as they arrive.
     state.column = column == l.columns - 1 ? -1 : column;
     return state.row != before.row || state.column != before.column || state.tag != before.tag;
+}
+
+std::string heatmap_toggle_log(HeatmapState& state, const ViewModel& model, int width, int height) {
+    const Frame f = make_frame(state, model, width, height, true);
+    if (!f.ramp.any) return "no finite values to scale";
+    HeatmapState log = state;
+    log.log = true;
+    if (!f.ramp.log && !make_frame(log, model, width, height, true).ramp.log)
+        return "log scale needs positive values: linear kept";
+    state.log = !f.ramp.log;
+    return f.ramp.log ? "linear colour ramp (l: log)" : "log colour ramp (l: linear)";
 }
 
 namespace {

@@ -27,9 +27,9 @@
 //  - the readout of the selected cell gives its mean, min, max and count.
 // The ramp spans the 1st to 99th percentile of the page's column means (so one extreme column
 // does not flatten every other into one colour; columns beyond sit at the ramp's ends), in log
-// scale when every value is positive and they span over two decades. The level is in the glyph
-// as well as the colour, so the map reads without colour: shades ░▒▓█ in Unicode tiers, the
-// density ramp .,:-=+*#%@ in ascii.
+// scale when every value is positive and they span over two decades (`l` flips it). The level is in
+// the glyph as well as the colour, so the map reads without colour: shades ░▒▓█ in Unicode tiers,
+// the density ramp .,:-=+*#%@ in ascii.
 #pragma once
 
 #include <cstdint>
@@ -71,6 +71,10 @@ void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState& st
 // kNextSeries/kPreviousSeries the next/previous tag. Returns whether the state changed.
 bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, int width,
                     int height);
+
+// `l`: the ramp's scale flips from the one shown (log <-> linear) and stays so; the note says
+// what it is now (or why not: log needs positive values).
+std::string heatmap_toggle_log(HeatmapState& state, const ViewModel& model, int width, int height);
 
 // What Enter opens: the series of the selected row and the step of the selected column (its
 // newest point's step, else where the column starts).

@@ -1,12 +1,16 @@
 // What the ranks view (views/ranks_view.h) keeps between keys.
 #pragma once
 
+#include <optional>
+
 namespace runtop::ui {
 
 struct RanksState {
     int row = 0;              // selected tag: an index into ViewModel::groups(); clamped
     int column = 0;           // selected rank column: an index into rank_columns(); clamped
     bool sparklines = false;  // true: one sparkline per rank of the selected tag
+    // The sparklines' y scale as `l` chose it (true: log); nullopt follows the data.
+    std::optional<bool> log;
 };
 
 }  // namespace runtop::ui

@@ -184,7 +184,8 @@ struct Frame {
     // Table: the statistics columns.
     std::array<bool, kStats> shown{};
     std::array<int, kStats> stat_w{};
-    int rule_x = -1;  // the "│" before them, -1 when none is shown
+    int rule_x = -1;          // the "│" before them, -1 when none is shown
+    std::optional<bool> log;  // the sparklines' scale as chosen (RanksState::log)
 };
 
 // Rows for `count` lines from `top`, the legend and readout right under them (the status line
@@ -292,6 +293,7 @@ RanksLayout cursor_layout(const RanksState& state, const ViewModel& model) {
 
 Frame make_frame(const RanksState& state, const ViewModel& model, int width, int height) {
     Frame f;
+    f.log = state.log;
     f.l = cursor_layout(state, model);
     if (state.sparklines)
         sparkline_frame(f, model, width, height);
@@ -518,9 +520,11 @@ double quantile(std::vector<double>& v, double q) {
 // range is robust: from the 1st percentile of the columns' minima to the 99th of their maxima
 // (once there are enough columns for that to mean something), so one spike does not flatten
 // every other rank into its bottom row; a column beyond is drawn clamped to the edge, so the
-// spike still shows, as a column reaching the top. Log scale when every value is positive and
-// the range spans over a decade.
-SparkData spark_data(const ViewModel& model, const Row& row, int first, int count, int cells) {
+// spike still shows, as a column reaching the top. Log scale as `log` says, or (nullopt) when
+// every value is positive and the range spans over a decade; a log scale takes its range from
+// the positive values, and there is none without them.
+SparkData spark_data(const ViewModel& model, const Row& row, int first, int count, int cells,
+                     std::optional<bool> log) {
     SparkData d;
     for (SeriesId id : row.series) {
         if (id == kNoSeries) continue;
@@ -532,6 +536,7 @@ SparkData spark_data(const ViewModel& model, const Row& row, int first, int coun
     if (!d.any) return d;
     std::vector<double> mins, maxes;
     std::vector<ColumnSummary> all;
+    const bool forced_log = log.value_or(false);
     for (int c = first; c < first + count; ++c) {
         d.page.emplace_back();
         if (row.series[c] == kNoSeries) continue;
@@ -539,34 +544,44 @@ SparkData spark_data(const ViewModel& model, const Row& row, int first, int coun
         model.store().at(row.series[c]).query(d.lo, d.hi + 1, d.page.back());
         for (const ColumnSummary& col : d.page.back()) {
             if (col.empty() || !std::isfinite(col.min) || !std::isfinite(col.max)) continue;
-            mins.push_back(col.min);
+            if (forced_log && col.max <= 0) continue;
+            if (!forced_log || col.min > 0) mins.push_back(col.min);
             maxes.push_back(col.max);
             all.push_back(col);
         }
     }
-    d.range = spark_range(all);
+    d.range = spark_range(all, forced_log);
     if (mins.size() >= 50) {
         const double lo = quantile(mins, 0.01), hi = quantile(maxes, 0.99);
-        if (hi > lo) d.range = {lo, hi, false};
+        if (hi > lo) d.range = {lo, hi, d.range.log};
     }
-    if (d.range.lo > 0 && d.range.hi > 10 * d.range.lo) d.range.log = true;
+    d.range.log = log ? *log && d.range.lo > 0 : d.range.lo > 0 && d.range.hi > 10 * d.range.lo;
     return d;
 }
 
 // Per cell: 1 (-1) when a column of it goes beyond the range's top (bottom) by more than the
-// range's own span: a spike the clamped sparkline would draw like any peak at the edge.
+// range's own span: a spike the clamped sparkline would draw like any peak at the edge. On a
+// log scale, by that span in the values or in their logs: the logs of a range spanning decades
+// are wide, and a loss spiking to twice the top (4.8 on 0.06-2.3) stays "near" in them.
 std::vector<int> far_beyond(std::span<const ColumnSummary> columns, const SparkRange& r,
                             GlyphTier tier) {
     const std::size_t per_cell = tier == GlyphTier::kBraille ? 2 : 1;
     std::vector<int> out((columns.size() + per_cell - 1) / per_cell, 0);
-    auto scale = [&](double v) { return r.log ? (v > 0 ? std::log(v) : -1e300) : v; };
-    const double lo = scale(r.lo), hi = scale(r.hi), span = hi - lo;
+    const double span = r.hi - r.lo;
+    const double log_lo = r.log ? std::log(r.lo) : 0, log_hi = r.log ? std::log(r.hi) : 0;
+    const double log_span = log_hi - log_lo;
+    auto above = [&](double v) {
+        return v > r.hi + span || (r.log && v > 0 && std::log(v) > log_hi + log_span);
+    };
+    auto below = [&](double v) {
+        return v < r.lo - span || (r.log && (v <= 0 || std::log(v) < log_lo - log_span));
+    };
     for (std::size_t i = 0; i < columns.size(); ++i) {
         const ColumnSummary& c = columns[i];
         if (c.empty() || !std::isfinite(c.min) || !std::isfinite(c.max)) continue;
-        if (scale(c.max) > hi + span)
+        if (above(c.max))
             out[i / per_cell] = 1;
-        else if (scale(c.min) < lo - span && out[i / per_cell] == 0)
+        else if (below(c.min) && out[i / per_cell] == 0)
             out[i / per_cell] = -1;
     }
     return out;
@@ -581,7 +596,8 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
     const Row& row = f.rows[0];
     const int ncols = static_cast<int>(l.columns.size());
     const int count = std::min(l.body_rows, ncols - l.first);
-    const SparkData d = spark_data(model, row, l.first, count, spark_columns(l.spark_w, tier));
+    const SparkData d =
+        spark_data(model, row, l.first, count, spark_columns(l.spark_w, tier), f.log);
     const bool has_last = l.spark_x + l.spark_w + 1 + kSparkLast <= w;
     const bool has_dev = l.spark_x + l.spark_w + 2 + kSparkLast + kSparkDev <= w;
     const int last_x = l.spark_x + l.spark_w + 1;
@@ -807,6 +823,23 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
     state.column = std::clamp(column, 0, std::max(0, ncols - 1));
     return state.row != before.row || state.column != before.column ||
            state.sparklines != before.sparklines;
+}
+
+std::string ranks_toggle_log(RanksState& state, const ViewModel& model, int width, int height) {
+    if (!state.sparklines) return "log scale is for the sparklines: v shows them";
+    const Frame f = make_frame(state, model, width, height);
+    if (f.rows.empty()) return "no tag to draw";
+    const RanksLayout& l = f.l;
+    const int count = std::min(l.body_rows, static_cast<int>(l.columns.size()) - l.first);
+    auto log_shown = [&](std::optional<bool> choice) {
+        return spark_data(model, f.rows[0], l.first, count,
+                          spark_columns(l.spark_w, model.glyphs()), choice)
+            .range.log;
+    };
+    const bool shown = log_shown(state.log);
+    if (!shown && !log_shown(true)) return "log scale needs positive values: linear kept";
+    state.log = !shown;
+    return shown ? "linear y scale (l: log)" : "log y scale (l: linear)";
 }
 
 namespace {

@@ -31,9 +31,12 @@
 // tag's whole step range (the same x for every rank, so a rank that stopped early ends early;
 // one y range shared by the ranks, so a rank off the others sits off them), its last value and
 // its distance from the median. Up/Down move the rank (the table's selected column), Left/Right
-// the tag.
+// the tag. Log scale when the values span over a decade, or as `l` last chose; a column far
+// beyond the range (by its span, in the values or, on a log scale, in their logs) is an arrow.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/analysis/cross_rank.h"
@@ -90,6 +93,9 @@ void draw_ranks(Canvas& canvas, const ViewModel& model, const RanksState& state)
 // ranks, kPageUp/kPageDown a page of tags, kFirst/kLast the first/last tag, kPanLeft/kPanRight
 // a page of ranks; sparklines: kUp/kDown/pages/kFirst/kLast ranks, kLeft/kRight tags;
 // kToggleRankSparklines switches. Returns whether the state changed (the caller then redraws).
+// `l`: the sparklines' y scale flips from the one shown (log <-> linear) and stays so; the
+// note says what it is now (or why not: the table has no scale, log needs positive values).
+std::string ranks_toggle_log(RanksState& state, const ViewModel& model, int width, int height);
 bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int width, int height);
 
 // What Enter opens: the selected tag and rank (nullptr / kNoRank when none).

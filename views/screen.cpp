@@ -215,7 +215,8 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
     }
     out.redraw = true;
     const Action action = binding->action;
-    // A global action the view up answers itself (Esc and log-Y in the detail chart).
+    // A global action the view up answers itself (Esc and log-Y in the detail chart, log-Y in
+    // the ranks view and the heatmap).
     if (std::find(view.own_globals.begin(), view.own_globals.end(), action) !=
         view.own_globals.end()) {
         Handled handled = view.handle(state, action, model, width, height);
@@ -243,7 +244,7 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
             state.detail.smoothing = next_smoothing(state.detail.smoothing);
             state.flash = fmt::format("smoothing {}", state.detail.smoothing);
             return out;
-        case Action::kToggleLogY:  // outside the detail chart (own_globals): for the next one
+        case Action::kToggleLogY:  // where no view answers it (own_globals): for the next chart
             state.detail.log_y = !state.detail.log_y;
             state.flash = std::string("log-Y ") + (state.detail.log_y ? "on" : "off") +
                           " for the detail chart (Enter opens it)";

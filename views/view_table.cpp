@@ -106,9 +106,13 @@ const std::array<ViewRow, 6>& rows() {
              return overview_selected(s.overview, m, w, h);
          },
          TakesTag::kFromOthers, overview_take},
-        {ViewId::kRanks, "ranks", Action::kViewRanks, Scope::kRanks,
+        {ViewId::kRanks,
+         "ranks",
+         Action::kViewRanks,
+         Scope::kRanks,
          [](Canvas& c, const ViewModel& m, const UiState& s) { draw_ranks(c, m, s.ranks); },
          [](UiState& s, Action a, const ViewModel& m, int w, int h) {
+             if (a == Action::kToggleLogY) return Handled{true, ranks_toggle_log(s.ranks, m, w, h)};
              return changed(ranks_handle(s.ranks, a, m, w, h));
          },
          [](UiState& s, const InputEvent& e, const ViewModel& m, int w, int h) {
@@ -117,10 +121,17 @@ const std::array<ViewRow, 6>& rows() {
          [](const UiState& s, const ViewModel& m, int w, int h) {
              return ranks_selected(s.ranks, m, w, h);
          },
-         TakesTag::kAlways, ranks_take},
-        {ViewId::kHeatmap, "heatmap", Action::kViewHeatmap, Scope::kHeatmap,
+         TakesTag::kAlways,
+         ranks_take,
+         {Action::kToggleLogY}},
+        {ViewId::kHeatmap,
+         "heatmap",
+         Action::kViewHeatmap,
+         Scope::kHeatmap,
          [](Canvas& c, const ViewModel& m, const UiState& s) { draw_heatmap(c, m, s.heatmap); },
          [](UiState& s, Action a, const ViewModel& m, int w, int h) {
+             if (a == Action::kToggleLogY)
+                 return Handled{true, heatmap_toggle_log(s.heatmap, m, w, h)};
              return changed(heatmap_handle(s.heatmap, a, m, w, h));
          },
          [](UiState& s, const InputEvent& e, const ViewModel& m, int w, int h) {
@@ -129,7 +140,9 @@ const std::array<ViewRow, 6>& rows() {
          [](const UiState& s, const ViewModel& m, int w, int h) {
              return heatmap_selected(s.heatmap, m, w, h);
          },
-         TakesTag::kAlways, heatmap_take},
+         TakesTag::kAlways,
+         heatmap_take,
+         {Action::kToggleLogY}},
         {ViewId::kAnomalies,
          "anomalies",
          Action::kViewAnomalies,

@@ -49,7 +49,8 @@ struct ViewRow {
     // Takes `group` (groups()[index]) as its selection; nullptr with TakesTag::kNever.
     void (*take_tag)(UiState&, const TagGroup& group, int index, const ViewModel&, int width,
                      int height) = nullptr;
-    // Global actions the view answers itself while it is up (the detail chart: Esc, log-Y).
+    // Global actions the view answers itself while it is up (the detail chart: Esc, log-Y;
+    // the ranks view and the heatmap: log-Y).
     std::vector<Action> own_globals = {};
     // n / N step on from the selected anomaly here (else they start at the first or last).
     bool anomaly_steps_on = false;
