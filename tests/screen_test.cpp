@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "core/store/store.h"
 #include "tests/test_support.h"
 #include "views/actions.h"
+#include "views/anomaly_view.h"
 #include "views/compare/compare_view.h"
 #include "views/screen.h"
 #include "views/view_table.h"
@@ -160,6 +162,23 @@ TEST_F(Screen, RankFilter) {
     EXPECT_EQ(model_.filter_ranks(), "0-1,!1");
 }
 
+TEST_F(Screen, AFilterSaysWhatAlertsItHides) {
+    // Rank 2's NaN loss is the one alert; ranks 0 and 1 have none.
+    keys("r 0-1 Enter");
+    std::string status = testing::split_lines(frame())[kH - 1];
+    EXPECT_NE(status.find("no alerts in the filter"), std::string::npos) << status;
+    EXPECT_NE(status.find("the filter hides ▲ 1 alert"), std::string::npos) << status;
+    keys("r 2 Enter");
+    status = testing::split_lines(frame())[kH - 1];
+    EXPECT_NE(status.find("▲ 1 alert"), std::string::npos) << status;
+    EXPECT_EQ(status.find("the filter hides"), std::string::npos) << status;
+    // Series a filter at ingest never read were never judged: the line says so.
+    model_.ingest.skipped_series = 5;
+    keys("r 0 Enter");
+    status = testing::split_lines(frame())[kH - 1];
+    EXPECT_NE(status.find("not judged"), std::string::npos) << status;
+}
+
 TEST_F(Screen, AcknowledgingKeepsTheRecordButCalmsTheCounts) {
     EXPECT_EQ(model_.alert_counts().alert, 1u);
     keys("4 a");
@@ -169,6 +188,52 @@ TEST_F(Screen, AcknowledgingKeepsTheRecordButCalmsTheCounts) {
     const std::string f = frame();
     EXPECT_NE(f.find("ack"), std::string::npos);
     EXPECT_NE(f.find("train/loss"), std::string::npos);  // still listed
+}
+
+// A grad norm that spikes (a warning) at step 150 and turns NaN (an alert) at step 250.
+class LaterAlertScreen : public Screen {
+  protected:
+    LaterAlertScreen() {
+        const SeriesId id = sink_.series({"job", 0, "train/gn"}, source_id({"tfevents"}));
+        for (int s = 0; s < 300; ++s) {
+            double v = 1.0 + 0.01 * (s % 5);
+            if (s == 150) v = 60;
+            if (s == 250) v = NAN;
+            sink_.append(id, {s, 1.7e9 + s, v});
+        }
+        analyzer_.finish();
+        model_.update();
+    }
+    // The anomaly list's row of `rule` on train/gn, selected.
+    void select(const std::string& rule) {
+        const auto& records = model_.analyzer().log().records();
+        keys("4");
+        for (int i = 0; i < 20; ++i) {
+            const std::optional<std::size_t> at = anomaly_selected_record(state_.anomalies, model_);
+            if (at && records[*at].tag == "train/gn" && records[*at].rule == rule) return;
+            key("j");
+        }
+        FAIL() << "no " << rule << " record on train/gn";
+    }
+};
+
+TEST_F(LaterAlertScreen, AcknowledgingAnEarlierWarningLeavesALaterAlertCounted) {
+    // Rank 2's NaN loss and this NaN: two series in alert (the spike's warning is the same
+    // series as the NaN, counted once, at its worst).
+    ASSERT_EQ(model_.alert_counts().alert, 2u);
+    select("spike");
+    key("a");
+    EXPECT_EQ(model_.alert_counts().alert, 2u);
+    EXPECT_EQ(model_.alert_counts().acknowledged, 0u);
+    EXPECT_NE(state_.flash.find("what fired on it later (step 250) still counts"),
+              std::string::npos)
+        << state_.flash;
+    EXPECT_NE(frame().find("2 alert"), std::string::npos) << frame();
+    // Acknowledging the latest one acknowledges the series.
+    select("nonfinite");
+    key("a");
+    EXPECT_EQ(model_.alert_counts().alert, 1u);
+    EXPECT_EQ(model_.alert_counts().acknowledged, 1u);
 }
 
 TEST_F(Screen, SmoothingFollowAndLogYAreStateTheAppReads) {

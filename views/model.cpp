@@ -323,6 +323,11 @@ AlertCounts ViewModel::alert_counts() const {
         c.alert += state.level == AlertLevel::kAlert;
         c.warn += state.level == AlertLevel::kWarn;
     }
+    // The Analyzer's running counts cover every series it judged: the rest is what the filter
+    // hides.
+    const Analyzer::LevelCounts& all = analyzer_.level_counts();
+    c.hidden_alert = all.alert > c.alert ? all.alert - c.alert : 0;
+    c.hidden_warn = all.warn > c.warn ? all.warn - c.warn : 0;
     return c;
 }
 

@@ -63,6 +63,10 @@ struct AlertCounts {
     std::size_t alert = 0;  // selected series in each state, not acknowledged
     std::size_t warn = 0;
     std::size_t acknowledged = 0;  // selected series in alert or warn the user acknowledged
+    // Series the view's filter hides that were judged all the same (a filter set in the
+    // dashboard; one at ingest never reads them): in each state, not acknowledged.
+    std::size_t hidden_alert = 0;
+    std::size_t hidden_warn = 0;
 };
 
 class ViewModel {

@@ -97,8 +97,11 @@ void acknowledge(UiState& state, const ViewModel& model, Analyzer& analyzer) {
     if (!index) return;
     state.anomalies.acknowledged.insert(*index);
     const AnomalyRecord& r = model.analyzer().log().records()[*index];
-    if (r.series != kNoSeries) analyzer.acknowledge_series(r.series);
-    state.flash = "acknowledged: " + r.tag + " " + r.rule + " (still listed)";
+    state.flash = "acknowledged: " + r.tag + " " + r.rule + " at step " + std::to_string(r.step) +
+                  " (still listed)";
+    if (r.series != kNoSeries && !analyzer.acknowledge_record(*index))
+        state.flash += fmt::format("; what fired on it later (step {}) still counts",
+                                   model.analyzer().series_state(r.series).last_step);
 }
 
 // --- the filter prompts ---

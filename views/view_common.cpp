@@ -187,8 +187,12 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     };
     std::vector<Segment> segments;
     const AlertCounts alerts = model.alert_counts();
+    // Series a filter at ingest dropped were never judged: "no alerts" would claim too much.
+    const bool unjudged = model.ingest.skipped_series > 0;
     if (alerts.alert == 0 && alerts.warn == 0) {
-        segments.push_back({alerts.acknowledged ? "no new alerts" : "no alerts", {Role::kOk}});
+        std::string text = alerts.acknowledged ? "no new alerts" : "no alerts";
+        if (unjudged || alerts.hidden_alert + alerts.hidden_warn > 0) text += " in the filter";
+        segments.push_back({std::move(text), {Role::kOk}});
     } else {
         if (alerts.alert > 0)
             segments.push_back({badge_text(AlertLevel::kAlert, model.glyphs(),
@@ -201,6 +205,19 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     }
     if (alerts.acknowledged > 0)
         segments.push_back({fmt::format("{} ack", alerts.acknowledged), {Role::kDim}});
+    // What the filter hides stays in sight: a filtered view must not read as a calm job.
+    if (alerts.hidden_alert + alerts.hidden_warn > 0) {
+        std::string text;
+        if (alerts.hidden_alert > 0)
+            text = badge_text(AlertLevel::kAlert, model.glyphs(),
+                              fmt::format("{} alert", alerts.hidden_alert));
+        if (alerts.hidden_warn > 0)
+            text +=
+                (text.empty() ? "" : " ") + badge_text(AlertLevel::kWarn, model.glyphs(),
+                                                       fmt::format("{} warn", alerts.hidden_warn));
+        segments.push_back({"the filter hides " + text,
+                            {alerts.hidden_alert > 0 ? Role::kAlert : Role::kWarn, true}});
+    }
     // A run that stopped writing is trouble of its own: named right after the alerts.
     const IngestInfo& in = model.ingest;
     for (const RunStatus& run : model.analyzer().runs()) {
@@ -224,7 +241,9 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         segments.push_back({"ranks " + model.filter_ranks(), {Role::kAccent}});
     segments.push_back({plural(model.runs(), "run", "runs"), base});
     std::string series = plural(model.selected_count(), "series", "series");
-    if (model.hidden() > 0) series += fmt::format(" ({} hidden)", model.hidden());
+    if (model.hidden() > 0)
+        series += unjudged ? fmt::format(" ({} hidden, not judged)", model.hidden())
+                           : fmt::format(" ({} hidden)", model.hidden());
     segments.push_back({std::move(series), base});
     segments.push_back({plural(model.points(), "point", "points"), base});
     if (model.ingest.roots > 0)

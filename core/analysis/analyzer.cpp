@@ -164,6 +164,15 @@ void Analyzer::acknowledge_series(SeriesId id) {
     count_state(state, +1);
 }
 
+bool Analyzer::acknowledge_record(std::size_t index) {
+    if (index >= log_.size()) return false;
+    const AnomalyRecord& r = log_.records()[index];
+    if (r.series == kNoSeries || r.series >= series_.size()) return false;
+    if (series_state(r.series).last_step > r.last_step) return false;
+    acknowledge_series(r.series);
+    return true;
+}
+
 void Analyzer::acknowledge_all() {
     // Only series that fired have a state to acknowledge: the others are ok, and a first
     // episode starts unacknowledged anyway.

@@ -149,6 +149,10 @@ class Analyzer {
     const std::vector<RunStatus>& runs() const { return runs_; }
     const RunStatus* run(std::string_view name) const;
     void acknowledge_series(SeriesId id);
+    // The user saw log record `index`: its series counts as acknowledged only when nothing fired
+    // on it after that record's episode (a later NaN after an acknowledged spike still counts).
+    // Returns whether the series was acknowledged; false for a record without a series too.
+    bool acknowledge_record(std::size_t index);
     void acknowledge_all();
 
   private:
