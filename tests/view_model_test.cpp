@@ -14,6 +14,7 @@
 #include "core/analysis/analyzing_sink.h"
 #include "core/store/store.h"
 #include "tests/model_fixture.h"
+#include "tests/test_support.h"
 #include "views/anomaly_view.h"
 #include "views/canvas.h"
 #include "views/model.h"
@@ -221,6 +222,24 @@ TEST_F(Views, RunningAlertCountsAndPointsEqualAPassOverTheSeries) {
     model.update();
     EXPECT_EQ(counts(model), brute(model));
     EXPECT_EQ(std::get<0>(counts(model)), 1u);
+}
+
+TEST_F(Views, TheBadgeCountsTheSeriesInItsWorstState) {
+    // Rank 2 turns NaN (an alert), rank 1 spikes (a warning): one series in the worst state.
+    for (int rank = 0; rank < 4; ++rank)
+        add("job", rank, "train/loss", 200, [rank](int s) {
+            if (rank == 2 && s == 150) return std::nan("");
+            if (rank == 1 && s == 120) return 80.0;
+            return 2.0 + 0.01 * (s % 5);
+        });
+    analyzer_.finish();
+    ViewModel model(store_, analyzer_);
+    ASSERT_EQ(model.alert_counts().alert, 1u);
+    ASSERT_EQ(model.alert_counts().warn, 1u);
+    Canvas canvas(60, 14);
+    draw_overview(canvas, model, {});
+    const std::string top = testing::split_lines(canvas.to_text())[0];
+    EXPECT_NE(top.find("▲ 1 "), std::string::npos) << top;
 }
 
 TEST_F(Views, OverviewBadgesNaNAndSelectionCarryStyle) {

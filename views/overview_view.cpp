@@ -223,11 +223,12 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
 
     // Top edge: the tag, and the badge at the right.
     const AlertLevel level = model.level(group);
-    std::size_t alerting = 0;
+    // How many series are in that worst state (README, docs/howto.md): "▲ 2" is two alerts.
+    std::size_t worst = 0;
     for (SeriesId id : group.series)
-        alerting += model.analyzer().series_state(id).level != AlertLevel::kOk;
+        worst += level != AlertLevel::kOk && model.analyzer().series_state(id).level == level;
     const std::string badge_count =
-        group.series.size() > 1 && alerting > 0 ? std::to_string(alerting) : std::string();
+        group.series.size() > 1 && worst > 0 ? std::to_string(worst) : std::string();
     const int bw = badge_width(level, tier, badge_count);
     const Style border = selected ? Style{Role::kAccent, true} : Style{Role::kBorder};
     canvas.box(x, y, w, h, border, {}, ascii);

@@ -3,7 +3,7 @@
 //
 // A card (6 rows; 5 when the canvas is short; taller when there is room, see overview_layout):
 //
-//   ┌ train/loss ──────────── ▲ 2 ─┐  tag (fitted); badge: worst state, series alerting
+//   ┌ train/loss ──────────── ▲ 2 ─┐  tag (fitted); badge: worst state, series in it
 //   │⠤⠤⠤⣄⣀⣀⣀⣀⣀⣀⣸⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀×⣀⣀⣀⣀⣀⣀⣀⣀│  every series: their min/max envelope
 //   │⠤⠤⠤⣄⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀×⣀⣀⣀⣀⣀⣀⣀⣀│  the focus series (a rank or run), in its colour
 //   │mean 0.5804 ↓         r2 0.571│  mean of the last values, trend; the focus' last
