@@ -267,6 +267,14 @@ TEST_F(Screen, HelpIsTheActionTableAndAnyKeyClosesIt) {
     EXPECT_FALSE(state_.help);
 }
 
+TEST_F(Screen, F1IsHelpAndF10QuitsAsInHtop) {
+    key("F1");
+    EXPECT_TRUE(state_.help);
+    key("Esc");
+    EXPECT_FALSE(state_.help);
+    EXPECT_TRUE(key("F10").quit);
+}
+
 TEST_F(Screen, UnknownKeysSaySoInsteadOfDoingNothingSilently) {
     key("Z", true);
     EXPECT_NE(state_.flash.find("? shows the keys"), std::string::npos);

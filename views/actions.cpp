@@ -133,8 +133,8 @@ std::span<const Binding> bindings() {
         {Action::kNextAnomaly, {"n"}, "next anomaly", Scope::kGlobal, "Anomalies"},
         {Action::kPreviousAnomaly, {"N"}, "previous anomaly", Scope::kGlobal, "Anomalies"},
         {Action::kRedraw, {"Ctrl-L"}, "redraw the screen", Scope::kGlobal, "Other"},
-        {Action::kHelp, {"?"}, "this help", Scope::kGlobal, "Other"},
-        {Action::kQuit, {"q", "Ctrl-C"}, "quit", Scope::kGlobal, "Other"},
+        {Action::kHelp, {"?", "F1"}, "this help", Scope::kGlobal, "Other"},
+        {Action::kQuit, {"q", "F10", "Ctrl-C"}, "quit", Scope::kGlobal, "Other"},
     };
     return table;
 }
