@@ -138,10 +138,10 @@ TEST_F(HeatmapView, ASpikeAveragedAwayInItsColumnStillShows) {
     const std::string readout = row(canvas, l.readout_y);
     EXPECT_NE(readout.find("max 36"), std::string::npos) << readout;
     EXPECT_NE(readout.find("a spike"), std::string::npos) << readout;
-    // Enter opens the spike's column at its newest step.
+    // Enter opens the spike's column at the spike's own step, not the column's newest.
     const HeatmapSelection s = heatmap_selection(state, model, w, h);
     ASSERT_TRUE(s.step);
-    EXPECT_EQ(*s.step, l.bucket_start(spike_column + 1) - 1);
+    EXPECT_EQ(*s.step, 5000);
     EXPECT_EQ(model.run_rank(s.series), (RunRank{"job", 1}));
 }
 
@@ -188,6 +188,64 @@ TEST_F(HeatmapView, LogNeedsPositiveValues) {
     EXPECT_EQ(heatmap_toggle_log(state, model, 80, 10),
               "log scale needs positive values: linear kept");
     EXPECT_FALSE(state.log.has_value());
+}
+
+// Four ranks of 2,000 steps (about 21 steps a column at 100 columns): rank 0's grad norm
+// spikes at step 1234 (the spike rule records it), rank 1's at step 30 (inside the rule's
+// warm-up: no record), rank 3 turns NaN at steps 1500-1502.
+class HeatmapSteps : public HeatmapView {
+  protected:
+    HeatmapSteps() {
+        for (int rank = 0; rank < 4; ++rank)
+            add("job", rank, "train/grad_norm", 2000, [rank](int s) {
+                if (rank == 0 && s == 1234) return 500.0;
+                if (rank == 1 && s == 30) return 700.0;
+                if (rank == 3 && s >= 1500 && s <= 1502) return std::nan("");
+                return 1.0 + 0.01 * ((s * 7 + rank) % 11);
+            });
+        analyzer_.finish();
+    }
+};
+
+TEST_F(HeatmapSteps, EnterOpensTheStepThatTellsInTheColumn) {
+    ViewModel model(store_, analyzer_);
+    HeatmapState state;
+    EXPECT_EQ(heatmap_go_to_step(state, 1234, model, 100, 14),
+              "step 1234: the column of steps 1221-1241");
+    EXPECT_EQ(heatmap_selection(state, model, 100, 14).step, 1234);  // the record's step
+    state.row = 1;
+    heatmap_go_to_step(state, 30, model, 100, 14);
+    EXPECT_EQ(heatmap_selection(state, model, 100, 14).step, 30);  // the spike's own step
+    state.row = 3;
+    heatmap_go_to_step(state, 1510, model, 100, 14);
+    EXPECT_EQ(heatmap_selection(state, model, 100, 14).step, 1500);  // the first NaN
+    state.row = 2;
+    heatmap_go_to_step(state, 1000, model, 100, 14);
+    const HeatmapLayout l = heatmap_layout(state, model, 100, 14);
+    EXPECT_EQ(heatmap_selection(state, model, 100, 14).step, l.bucket_start(l.column + 1) - 1);
+    // Past the end: the last column, and the note says so.
+    EXPECT_EQ(heatmap_go_to_step(state, 5000, model, 100, 14).rfind("step 5000 is outside", 0), 0u);
+    EXPECT_EQ(state.column, -1);
+}
+
+TEST_F(HeatmapSteps, BracketsWalkTheMarkedCellsInStepOrder) {
+    ViewModel model(store_, analyzer_);
+    HeatmapState state;
+    state.column = 0;
+    auto at = [&] {
+        const HeatmapSelection s = heatmap_selection(state, model, 100, 14);
+        return std::make_pair(state.row, s.step.value_or(-1));
+    };
+    EXPECT_EQ(heatmap_next_mark(state, 1, model, 100, 14), "marked cell 1 of 3");
+    EXPECT_EQ(at(), std::make_pair(1, std::int64_t{30}));
+    heatmap_next_mark(state, 1, model, 100, 14);
+    EXPECT_EQ(at(), std::make_pair(0, std::int64_t{1234}));
+    heatmap_next_mark(state, 1, model, 100, 14);
+    EXPECT_EQ(at(), std::make_pair(3, std::int64_t{1500}));
+    EXPECT_EQ(heatmap_next_mark(state, 1, model, 100, 14),
+              "no marked cell after this one (3 in this tag)");
+    EXPECT_EQ(heatmap_next_mark(state, -1, model, 100, 14), "marked cell 2 of 3");
+    EXPECT_EQ(at(), std::make_pair(0, std::int64_t{1234}));
 }
 
 TEST_F(HeatmapView, PagesThreeHundredRanksAndNavigates) {

@@ -267,6 +267,35 @@ TEST_F(Screen, HelpIsTheActionTableAndAnyKeyClosesIt) {
     EXPECT_FALSE(state_.help);
 }
 
+TEST_F(Screen, GGoesToATypedStepInTheChartAndTheHeatmap) {
+    keys("Right Enter");
+    ASSERT_EQ(state_.view, ViewId::kDetail);
+    keys("g 123");
+    EXPECT_NE(frame().find("go to step: 123"), std::string::npos) << frame();
+    key("Enter");
+    ASSERT_TRUE(state_.detail.cursor);
+    EXPECT_EQ(*state_.detail.cursor, 123);
+    EXPECT_EQ(state_.flash, "cursor at step 123");
+    // Zoomed in elsewhere, the window moves to hold the step.
+    keys("+ + + g 10 Enter");
+    EXPECT_EQ(*state_.detail.cursor, 10);
+    ASSERT_TRUE(state_.detail.window_lo);
+    EXPECT_LE(*state_.detail.window_lo, 10);
+    EXPECT_GE(*state_.detail.window_hi, 10);
+    // Esc cancels; letters are not steps.
+    keys("g 5 x Esc");
+    EXPECT_FALSE(state_.go_to_step);
+    EXPECT_EQ(*state_.detail.cursor, 10);
+    // The heatmap: the column holding the step.
+    keys("Esc 3 g 250 Enter");
+    ASSERT_EQ(state_.view, ViewId::kHeatmap);
+    EXPECT_NE(state_.flash.find("step 250"), std::string::npos) << state_.flash;
+    // Where there are no steps, g is still the first row.
+    keys("2 j j g");
+    EXPECT_FALSE(state_.go_to_step);
+    EXPECT_EQ(state_.ranks.row, 0);
+}
+
 TEST_F(Screen, F1IsHelpAndF10QuitsAsInHtop) {
     key("F1");
     EXPECT_TRUE(state_.help);

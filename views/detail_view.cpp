@@ -976,6 +976,24 @@ bool pan(DetailState& state, const DetailGeometry& g, std::int64_t by) {
 
 }  // namespace
 
+std::string detail_go_to_step(DetailState& state, std::int64_t step, const ViewModel& model,
+                              int width, int height) {
+    const DetailGeometry g = detail_geometry(model, state, width, height);
+    if (!g.has_data) return "no points to go to";
+    std::string note;
+    if (step < g.data_lo || step > g.data_hi) {
+        note = fmt::format("step {} is outside the data ({}-{}): ", step, g.data_lo, g.data_hi);
+        step = std::clamp(step, g.data_lo, g.data_hi);
+    }
+    // Outside the window: the window moves to centre it, as wide as it was.
+    if (step < g.lo || step > g.hi) {
+        const std::int64_t span = g.hi - g.lo + 1;
+        set_window(state, g, step - span / 2, span);
+    }
+    state.cursor = step;
+    return note + fmt::format("cursor at step {}", step);
+}
+
 bool detail_handle(DetailState& state, Action action, const ViewModel& model, int width,
                    int height) {
     switch (action) {

@@ -45,6 +45,10 @@ void draw_detail(Canvas& canvas, const ViewModel& model, const DetailState& stat
 bool detail_handle(DetailState& state, Action action, const ViewModel& model, int width,
                    int height);
 // A left click moves the cursor there; the wheel zooms about the pointer.
+// `g`: the cursor to `step` (clamped to the data), the window moved to hold it; the note says
+// where the cursor went.
+std::string detail_go_to_step(DetailState& state, std::int64_t step, const ViewModel& model,
+                              int width, int height);
 Pointer detail_mouse(DetailState& state, const InputEvent& event, const ViewModel& model, int width,
                      int height);
 // The chart's tag (carried to the view switched to); Enter opens nothing more.

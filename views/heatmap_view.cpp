@@ -135,6 +135,45 @@ HeatCell classify(const ColumnSummary& c, const Ramp& r) {
     return {CellKind::kLevel, r.level(c.mean)};
 }
 
+// The first step an anomaly record of series `id` names in [a, b), if any.
+std::optional<std::int64_t> first_record_step(const ViewModel& model, SeriesId id, std::int64_t a,
+                                              std::int64_t b) {
+    std::optional<std::int64_t> first;
+    for (const AnomalyRecord& r : model.analyzer().log().records())
+        if (r.series == id && r.step >= a && r.step < b && (!first || r.step < *first))
+            first = r.step;
+    return first;
+}
+
+// The first step in [a, b) whose points satisfy `holds` (a column summary of them), narrowed by
+// querying ever smaller spans: 16 parts a round, so a million steps take five rounds. Folded
+// points answer for their bucket, which counts at its last step. nullopt when none holds.
+template <class Holds>
+std::optional<std::int64_t> narrow_to_step(const Series& series, std::int64_t a, std::int64_t b,
+                                           Holds holds) {
+    constexpr int kParts = 16;
+    std::vector<ColumnSummary> parts;
+    while (b - a > 1) {
+        const int n = static_cast<int>(std::min<std::int64_t>(kParts, b - a));
+        parts.assign(n, ColumnSummary{});
+        series.query(a, b, parts);
+        int hit = -1;
+        for (int i = 0; i < n && hit < 0; ++i)
+            if (!parts[i].empty() && holds(parts[i])) hit = i;
+        if (hit < 0) return std::nullopt;
+        if (parts[hit].count == 1) return parts[hit].last_step;
+        const std::int64_t span = b - a;
+        auto at = [&](int part) {
+            return a + static_cast<std::int64_t>(static_cast<__int128>(span) * part / n);
+        };
+        const std::int64_t lo = at(hit), hi = at(hit + 1);
+        if (lo == a && hi == b) return parts[hit].last_step;  // no narrower split
+        a = lo;
+        b = hi;
+    }
+    return a;
+}
+
 // Everything a frame needs: the geometry and the page's columns.
 struct Frame {
     HeatmapLayout l;
@@ -511,8 +550,79 @@ HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& m
     const std::int64_t a = l.bucket_start(l.column), b = l.bucket_start(l.column + 1);
     ColumnSummary c;
     series.query(a, b, {&c, 1});
-    s.step = c.empty() ? a : c.last_step;
+    if (c.empty()) {
+        s.step = a;
+        return s;
+    }
+    if (const std::optional<std::int64_t> recorded = first_record_step(model, s.series, a, b)) {
+        s.step = *recorded;
+        return s;
+    }
+    const Frame f = make_frame(state, model, width, height, true);
+    const int i = l.row - f.l.first;
+    const HeatCell cell = i >= 0 && i < static_cast<int>(f.cols.size())
+                              ? classify(f.cols[i][l.column], f.ramp)
+                              : HeatCell{};
+    if (cell.kind == CellKind::kNan)
+        s.step = narrow_to_step(series, a, b, [](const ColumnSummary& x) { return non_finite(x); });
+    else if (cell.kind == CellKind::kSpike)
+        s.step = narrow_to_step(
+            series, a, b, [&](const ColumnSummary& x) { return has_finite(x) && x.max == c.max; });
+    else if (cell.kind == CellKind::kDip)
+        s.step = narrow_to_step(
+            series, a, b, [&](const ColumnSummary& x) { return has_finite(x) && x.min == c.min; });
+    s.step = s.step.value_or(c.last_step);
     return s;
+}
+
+std::string heatmap_go_to_step(HeatmapState& state, std::int64_t step, const ViewModel& model,
+                               int width, int height) {
+    const HeatmapLayout l = heatmap_layout(state, model, width, height);
+    if (!l.group) return "no tag to go to a step in";
+    std::string note;
+    if (step < l.lo || step > l.hi) {
+        note = fmt::format("step {} is outside the tag's steps ({}-{}): ", step, l.lo, l.hi);
+        step = std::clamp(step, l.lo, l.hi);
+    }
+    int c = 0;
+    while (c + 1 < l.columns && l.bucket_start(c + 1) <= step) ++c;
+    state.column = c == l.columns - 1 ? -1 : c;
+    const std::int64_t a = l.bucket_start(c), b = l.bucket_start(c + 1) - 1;
+    return note + (a == b ? fmt::format("step {}", a)
+                          : fmt::format("step {}: the column of steps {}-{}", step, a, b));
+}
+
+std::string heatmap_next_mark(HeatmapState& state, int direction, const ViewModel& model, int width,
+                              int height) {
+    const HeatmapLayout l = heatmap_layout(state, model, width, height);
+    if (!l.group) return "no tag shown";
+    // Every marked cell as (column, row), page by page with each page's own ramp.
+    std::vector<std::pair<int, int>> marked;
+    HeatmapState page = state;
+    for (int first = 0; first < l.rows; first += l.body_rows) {
+        page.row = first;
+        const Frame f = make_frame(page, model, width, height, true);
+        for (std::size_t i = 0; i < f.cols.size(); ++i)
+            for (int c = 0; c < f.l.columns; ++c) {
+                const CellKind k = classify(f.cols[i][c], f.ramp).kind;
+                if (k == CellKind::kNan || k == CellKind::kSpike || k == CellKind::kDip)
+                    marked.emplace_back(c, f.l.first + static_cast<int>(i));
+            }
+    }
+    if (marked.empty()) return "no marked cell (spike, dip, nan) in this tag";
+    std::sort(marked.begin(), marked.end());
+    const std::pair<int, int> at{l.column, l.row};
+    auto it = direction > 0 ? std::upper_bound(marked.begin(), marked.end(), at)
+                            : std::lower_bound(marked.begin(), marked.end(), at);
+    if (direction > 0 && it == marked.end())
+        return fmt::format("no marked cell after this one ({} in this tag)", marked.size());
+    if (direction < 0 && it == marked.begin())
+        return fmt::format("no marked cell before this one ({} in this tag)", marked.size());
+    if (direction < 0) --it;
+    state.column = it->first == l.columns - 1 ? -1 : it->first;
+    state.row = it->second;
+    return fmt::format("marked cell {} of {}", static_cast<int>(it - marked.begin()) + 1,
+                       marked.size());
 }
 
 Pointer heatmap_mouse(HeatmapState& state, const InputEvent& event, const ViewModel& model,

@@ -76,8 +76,21 @@ bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, 
 // what it is now (or why not: log needs positive values).
 std::string heatmap_toggle_log(HeatmapState& state, const ViewModel& model, int width, int height);
 
-// What Enter opens: the series of the selected row and the step of the selected column (its
-// newest point's step, else where the column starts).
+// `g`: the column holding `step` (clamped to the tag's steps); the note says which steps it
+// covers.
+std::string heatmap_go_to_step(HeatmapState& state, std::int64_t step, const ViewModel& model,
+                               int width, int height);
+
+// `]` / `[`: the next (previous) marked cell (spike, dip, NaN/Inf) in step order, then row
+// order, over every row (each page judged by its own ramp, as drawn); "" when there is one,
+// else a note saying there is none further.
+std::string heatmap_next_mark(HeatmapState& state, int direction, const ViewModel& model, int width,
+                              int height);
+
+// What Enter opens: the series of the selected row and the step that tells in the selected
+// column: the first anomaly runtop or msProbe recorded there, else its first NaN/Inf, else the
+// step of the extreme that makes it a spike (dip), else its newest point's step (where the
+// column starts when it has none). A column of 17 steps holding a spike at 1234 opens at 1234.
 struct HeatmapSelection {
     const TagGroup* group = nullptr;
     SeriesId series = kNoSeries;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
 
 #include "core/series_filter.h"
 #include "views/anomaly_view.h"
@@ -161,6 +164,43 @@ bool prompt_key(UiState& state, const InputEvent& event, ViewModel& model) {
     return true;
 }
 
+// --- the go-to-step prompt (`g` where there are steps) ---
+
+bool step_prompt_key(UiState& state, const InputEvent& event, const ViewModel& model, int w,
+                     int h) {
+    std::string& text = *state.go_to_step;
+    if (event.kind != InputEvent::Kind::kKey) return false;
+    if (event.key == "Esc" || event.key == "Ctrl-C") {
+        state.go_to_step.reset();
+        return true;
+    }
+    if (event.key == "Enter") {
+        const std::string typed = text;
+        state.go_to_step.reset();
+        if (typed.empty()) return true;
+        std::int64_t step = 0;
+        const auto [end, ec] = std::from_chars(typed.data(), typed.data() + typed.size(), step);
+        if (ec != std::errc() || end != typed.data() + typed.size()) {
+            state.flash = "not a step: " + typed;
+            return true;
+        }
+        state.flash = view_row(state.view).go_to_step(state, step, model, w, h);
+        return true;
+    }
+    if (event.key == "Backspace") {
+        if (!text.empty()) text.pop_back();
+    } else if (event.key == "Ctrl-U") {
+        text.clear();
+    } else if (event.text && event.key.size() == 1 &&
+               (std::isdigit(static_cast<unsigned char>(event.key[0])) ||
+                (event.key == "-" && text.empty()))) {
+        text += event.key;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 Outcome mouse_event(UiState& state, const InputEvent& event, ViewModel& model, int w, int h) {
     Outcome out;
     if (state.help) {
@@ -195,6 +235,10 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
     }
     if (state.prompt.kind != Prompt::Kind::kNone) {
         out.redraw |= prompt_key(state, event, model);
+        return out;
+    }
+    if (state.go_to_step) {
+        out.redraw |= step_prompt_key(state, event, model, width, height);
         return out;
     }
     if (state.help) {
@@ -259,6 +303,9 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
             return out;
         case Action::kAcknowledge:
             acknowledge(state, model, analyzer);
+            return out;
+        case Action::kGoToStep:
+            if (view.go_to_step) state.go_to_step = std::string();
             return out;
         case Action::kNextAnomaly:
             step_anomaly(state, model, 1, width, height);
@@ -381,6 +428,15 @@ void draw_prompt(Canvas& canvas, const ViewModel& model, const Prompt& p) {
     if (rx < w) canvas.text(rx, y, fit(right, w - rx, ascii), right_style);
 }
 
+void draw_step_prompt(Canvas& canvas, const std::string& text) {
+    const int y = canvas.height() - 1, w = canvas.width();
+    canvas.fill(0, y, w, 1, U' ', {Role::kStatus});
+    int x = canvas.text(0, y, "go to step: ", {Role::kAccent, true});
+    x += canvas.text(x, y, text, {Role::kText, true});
+    canvas.put(x, y, U' ', {Role::kText, false, true});  // the cursor
+    if (x + 3 < w) canvas.text(x + 3, y, "Enter goes, Esc cancels", {Role::kDim});
+}
+
 void draw_flash(Canvas& canvas, const ViewModel& model, const std::string& flash) {
     if (canvas.height() < 3) return;
     const int y = canvas.height() - 2, w = canvas.width();
@@ -395,6 +451,7 @@ void draw_screen(Canvas& canvas, const ViewModel& model, const UiState& state) {
     if (too_small(canvas)) return;
     if (state.help) draw_help(canvas, model, state.help_scroll);
     if (state.prompt.kind != Prompt::Kind::kNone) draw_prompt(canvas, model, state.prompt);
+    if (state.go_to_step) draw_step_prompt(canvas, *state.go_to_step);
     if (!state.flash.empty()) draw_flash(canvas, model, state.flash);
 }
 

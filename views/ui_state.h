@@ -3,6 +3,7 @@
 // views/screen.h changes it, views/view_table.h lists the views.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "views/anomaly_state.h"
@@ -39,6 +40,8 @@ struct UiState {
     bool help = false;
     int help_scroll = 0;
     Prompt prompt;
+    // `g` in a view of steps: the step typed so far, while the prompt is open.
+    std::optional<std::string> go_to_step;
     bool follow = true;  // apply new data as it arrives; false: it waits (nothing is lost)
     std::string flash;   // a one-line note for the next frame (cleared by the next key)
 };

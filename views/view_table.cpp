@@ -132,6 +132,9 @@ const std::array<ViewRow, 6>& rows() {
          [](UiState& s, Action a, const ViewModel& m, int w, int h) {
              if (a == Action::kToggleLogY)
                  return Handled{true, heatmap_toggle_log(s.heatmap, m, w, h)};
+             if (a == Action::kNextMark || a == Action::kPreviousMark)
+                 return Handled{
+                     true, heatmap_next_mark(s.heatmap, a == Action::kNextMark ? 1 : -1, m, w, h)};
              return changed(heatmap_handle(s.heatmap, a, m, w, h));
          },
          [](UiState& s, const InputEvent& e, const ViewModel& m, int w, int h) {
@@ -142,7 +145,11 @@ const std::array<ViewRow, 6>& rows() {
          },
          TakesTag::kAlways,
          heatmap_take,
-         {Action::kToggleLogY}},
+         {Action::kToggleLogY},
+         false,
+         [](UiState& s, std::int64_t step, const ViewModel& m, int w, int h) {
+             return heatmap_go_to_step(s.heatmap, step, m, w, h);
+         }},
         {ViewId::kAnomalies,
          "anomalies",
          Action::kViewAnomalies,
@@ -186,7 +193,10 @@ const std::array<ViewRow, 6>& rows() {
          TakesTag::kNever,
          nullptr,
          {Action::kBack, Action::kToggleLogY},
-         true},
+         true,
+         [](UiState& s, std::int64_t step, const ViewModel& m, int w, int h) {
+             return detail_go_to_step(s.detail, step, m, w, h);
+         }},
     }};
     return kRows;
 }

@@ -7,6 +7,7 @@
 // an Action and a binding in views/actions.cpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,6 +55,9 @@ struct ViewRow {
     std::vector<Action> own_globals = {};
     // n / N step on from the selected anomaly here (else they start at the first or last).
     bool anomaly_steps_on = false;
+    // `g` and a step: what the view does with it, and a note saying so; nullptr: no steps here.
+    std::string (*go_to_step)(UiState&, std::int64_t step, const ViewModel&, int width,
+                              int height) = nullptr;
 };
 
 std::span<const ViewRow> view_rows();
