@@ -739,6 +739,18 @@ TEST_P(DashboardExit, RestoresTheTerminal) {
         ASSERT_TRUE(modes) << s.error();
         EXPECT_EQ(*modes, "1\n");
     }
+    // Widened before leaving: tmux then pushed the alternate screen into the scrollback, unless
+    // it was cleared first.
+    ASSERT_TRUE(s.resize(200, 40)) << s.error();
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            const std::string status = status_line(screen);
+            const auto columns = std::count_if(status.begin(), status.end(), [](char ch) {
+                return (static_cast<unsigned char>(ch) & 0xc0) != 0x80;  // code points
+            });
+            return overview_ready(screen) && columns > 150;
+        },
+        "the overview redrawn 200 columns wide"));
 
     if (c.signal == 0) {
         ASSERT_TRUE(s.send_keys({"q"}));
@@ -755,6 +767,7 @@ TEST_P(DashboardExit, RestoresTheTerminal) {
     EXPECT_TRUE(has(screen, "BEFORE-MARKER")) << screen;  // the main screen again
     EXPECT_TRUE(has(screen, "EXIT=" + std::to_string(c.exit_status))) << screen;
     EXPECT_FALSE(has(screen, "train/loss")) << screen;
+    EXPECT_FALSE(has(s.capture_history(), "train/loss")) << s.capture_history();
 
     // Cooked mode again.
     std::vector<std::string> flags;

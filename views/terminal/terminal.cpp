@@ -203,14 +203,35 @@ constexpr std::string_view kMouseOff = "\x1b[?1006l\x1b[?1000l";
 
 // Straight to the terminal: curses has flushed everything it wrote by the time this runs (at
 // open, after doupdate, before endwin).
-void mouse_reports(bool on) {
-    std::string_view s = on ? kMouseOn : kMouseOff;
+void write_all(std::string_view s) {
     while (!s.empty()) {
         ssize_t w = ::write(STDOUT_FILENO, s.data(), s.size());
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) return;
         s.remove_prefix(static_cast<std::size_t>(w));
     }
+}
+
+void mouse_reports(bool on) {
+    write_all(on ? kMouseOn : kMouseOff);
+}
+
+// Cleared before the alternate screen is left: tmux, restoring the main screen after the
+// window was resized, pushes what the alternate one showed into the scrollback (20 lines of
+// dashboard above the prompt after widening 120 to 200 columns; vim and less clear first).
+// Nothing without an alternate screen: there the last frame stays, as the user saw it.
+std::string clear_before_leaving() {
+    if (plain_cap("rmcup").empty()) return {};
+    const std::string clear = plain_cap("clear");
+    return clear.empty() ? std::string("\x1b[H\x1b[2J") : clear;
+}
+
+// curses is done (endwin restores the modes and leaves the alternate screen): the screen
+// cleared first, the mouse reports off.
+void end_curses(bool mouse) {
+    if (mouse) mouse_reports(false);
+    write_all(clear_before_leaving());
+    ::endwin();
 }
 
 void at_exit_hook() {
@@ -228,6 +249,7 @@ std::string restore_sequence(bool mouse, bool palette) {
     std::string cnorm = plain_cap("cnorm");
     out += cnorm.empty() ? "\x1b[?25h" : cnorm;
     if (palette) out += plain_cap("oc");
+    out += clear_before_leaving();
     out += plain_cap("rmcup");
     return out;
 }
@@ -392,10 +414,7 @@ Result<std::unique_ptr<Terminal>> Terminal::open(const TerminalOptions& options)
 }
 
 Terminal::~Terminal() {
-    if (!impl_->ended) {
-        if (impl_->mouse) mouse_reports(false);
-        ::endwin();
-    }
+    if (!impl_->ended) end_curses(impl_->mouse);
     ::delscreen(impl_->screen);
     detail::disarm_crash_guard();
     g_open = nullptr;
@@ -404,8 +423,7 @@ Terminal::~Terminal() {
 void restore_terminal_now() {
     Terminal::Impl* t = g_open;
     if (t == nullptr || t->ended) return;
-    if (t->mouse) mouse_reports(false);
-    ::endwin();
+    end_curses(t->mouse);
     t->ended = true;
     detail::pause_crash_guard();
 }
