@@ -57,6 +57,31 @@ TEST(CardOrder, TrainThenEvalThenUnprefixedThenOthersLossFirst) {
                                         "eval/accuracy", "lr", "actv/x", "gpu/util"}));
 }
 
+TEST(CardOrder, TheTrainingLossFirstNotAnyTagHoldingLoss) {
+    // DeepSpeed's csv_monitor names: loss_scale is no loss; train_loss is the training loss.
+    std::vector<std::string> tags = {"Train/Samples/lr",
+                                     "Train/Samples/loss_scale",
+                                     "Train/Samples/train_loss",
+                                     "eval/loss",
+                                     "lm loss",
+                                     "grad-norm"};
+    std::sort(tags.begin(), tags.end(), card_order_less);
+    // Training losses first (train/ before unprefixed among them), then the groups as before.
+    EXPECT_EQ(tags, (std::vector<std::string>{"Train/Samples/train_loss", "lm loss",
+                                              "Train/Samples/loss_scale", "Train/Samples/lr",
+                                              "eval/loss", "grad-norm"}));
+}
+
+TEST(CardOrder, NumbersInNamesSortByValue) {
+    std::vector<std::string> tags = {"grad/layers.10.weight", "grad/layers.2.weight",
+                                     "grad/layers.1.weight", "grad/layers.02.bias",
+                                     "grad/layers.100.weight"};
+    std::sort(tags.begin(), tags.end(), card_order_less);
+    EXPECT_EQ(tags, (std::vector<std::string>{"grad/layers.1.weight", "grad/layers.02.bias",
+                                              "grad/layers.2.weight", "grad/layers.10.weight",
+                                              "grad/layers.100.weight"}));
+}
+
 class Views : public testing::ModelFixture {};
 
 TEST_F(Views, CardsGroupATagAcrossRunsAndRanksWithStableOverlayIndices) {

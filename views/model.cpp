@@ -29,15 +29,66 @@ int prefix_rank(std::string_view prefix, bool has_prefix) {
     return 3;
 }
 
-std::tuple<int, std::string, int, std::string> order_key(std::string_view tag) {
+// A key whose byte order is natural order: each run of digits becomes its length (leading
+// zeros dropped) then its digits, so "layers.2" sorts before "layers.10"; letters lower-cased.
+std::string natural_key(std::string_view s) {
+    std::string out;
+    out.reserve(s.size() + 8);
+    for (std::size_t i = 0; i < s.size();) {
+        if (s[i] < '0' || s[i] > '9') {
+            const char c = s[i++];
+            out += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+        std::size_t k = i;
+        while (k + 1 < j && s[k] == '0') ++k;  // "007" is 7; "0" stays
+        // A small byte first: below every printable character, as digits are in ASCII.
+        out += static_cast<char>(std::min<std::size_t>(j - k, 31));
+        out.append(s.substr(k, j - k));
+        i = j;
+    }
+    return out;
+}
+
+// A leaf as a loss is named: lower case, spaces and dashes as underscores ("lm loss" ->
+// "lm_loss").
+std::string loss_name(std::string_view leaf) {
+    std::string out = lower(leaf);
+    for (char& c : out)
+        if (c == ' ' || c == '-') c = '_';
+    return out;
+}
+
+// The training loss, as the frameworks name it: `loss` (MindFormers, nanoGPT), `train/loss`
+// (Hugging Face, Oumi), `lm loss` (Megatron), `train_loss` (DeepSpeed's Train/Samples/,
+// Lightning, with _step/_epoch), `training_loss`, `total_loss`; not under an evaluation prefix.
+// Not any tag holding "loss": `Train/Samples/loss_scale` is not a loss.
+bool training_loss(std::string_view prefix_lower, bool has_prefix, std::string_view leaf) {
+    if (has_prefix && prefix_rank(prefix_lower, true) == 1) return false;
+    const std::string l = loss_name(leaf);
+    for (std::string_view name : {"loss", "train_loss", "training_loss", "lm_loss", "total_loss",
+                                  "train_loss_step", "train_loss_epoch", "train_lm_loss"})
+        if (l == name) return true;
+    return false;
+}
+
+// Within a prefix group, losses first: a leaf that is "loss" or ends in "_loss".
+bool loss_leaf(std::string_view leaf) {
+    const std::string l = loss_name(leaf);
+    return l == "loss" || l.ends_with("_loss");
+}
+
+std::tuple<int, int, std::string, int, std::string> order_key(std::string_view tag) {
     const std::size_t slash = tag.find('/');
     const bool has_prefix = slash != std::string_view::npos;
     std::string prefix = has_prefix ? lower(tag.substr(0, slash)) : std::string();
     const std::size_t last = tag.rfind('/');
-    const std::string leaf = lower(last == std::string_view::npos ? tag : tag.substr(last + 1));
-    const int loss_like = leaf.find("loss") != std::string::npos ? 0 : 1;
+    const std::string_view leaf = last == std::string_view::npos ? tag : tag.substr(last + 1);
+    const int first = training_loss(prefix, has_prefix, leaf) ? 0 : 1;
     const int rank = prefix_rank(prefix, has_prefix);
-    return {rank, std::move(prefix), loss_like, lower(tag)};
+    return {first, rank, natural_key(prefix), loss_leaf(leaf) ? 0 : 1, natural_key(tag)};
 }
 
 // Strips a mantissa's trailing zeros: "1.500" -> "1.5", "3.000" -> "3".
@@ -191,7 +242,7 @@ void ViewModel::put_in_group(TagGroup& group, SeriesId id) {
 void ViewModel::order_groups() {
     if (ordered_groups_ == groups_.size()) return;
     // Each card's order key made once, not at every comparison.
-    using Key = std::tuple<int, std::string, int, std::string>;
+    using Key = decltype(order_key(""));
     std::vector<std::pair<Key, std::size_t>> order;
     order.reserve(groups_.size());
     for (std::size_t i = 0; i < groups_.size(); ++i)

@@ -107,8 +107,10 @@ class ViewModel {
     // The (run, rank)s with a selected series, in order: one per slot, not a pass over series.
     std::vector<RunRank> run_ranks() const;
     std::size_t hidden() const { return seen_ - selected_count_ + ingest.skipped_series; }
-    // Cards in display order: tag prefix groups (train/, then eval-like, then tags without a
-    // prefix, then the other prefixes alphabetically), loss-like tags first within a group.
+    // Cards in display order: the training loss first (`loss`, `train/loss`, `lm loss`,
+    // `train_loss`...), then tag prefix groups (train/, then eval-like, then tags without a
+    // prefix, then the other prefixes), losses first within a group, each in natural order
+    // (`layers.2` before `layers.10`).
     const std::vector<TagGroup>& groups() const { return groups_; }
     // The card of `tag`, nullptr when the filter hides it or no series has it.
     const TagGroup* group(std::string_view tag) const;
