@@ -15,6 +15,7 @@
 #include "views/overview_card.h"
 #include "views/overview_runs.h"
 #include "views/sparkline.h"
+#include "views/tag_title.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
@@ -214,8 +215,11 @@ void draw_chart(Canvas& canvas, int x, int y, int rows, std::span<const ColumnSu
     }
 }
 
+// What a badge takes of a title's room, at most (" ▲ 12 " and the gap to the title).
+constexpr int kBadgeRoom = 7;
+
 void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, int x, int y, int w,
-               int h, bool selected, const OverviewState& state) {
+               int h, bool selected, const OverviewState& state, std::size_t shared_prefix) {
     const GlyphTier tier = model.glyphs();
     const bool ascii = model.ascii();
     const int iw = w - 2;  // inside the frame
@@ -240,7 +244,8 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
     }
     const int title_room = iw - 2 - (bw > 0 ? bw + 3 : 0);
     if (title_room > 0) {
-        const std::string title = fit(group.tag, title_room, ascii);
+        const std::string title =
+            fit_tag(std::string_view(group.tag).substr(shared_prefix), title_room, ascii);
         canvas.text(x + 1, y, " " + title + " ",
                     selected ? Style{Role::kAccent, true, true} : Style{Role::kTitle, true});
     }
@@ -402,13 +407,24 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
     state.cache->incomplete = false;
     if (layout.top > 0) draw_run_legend(canvas, model, state, 0, w);
     const int first = page * layout.per_page();
-    for (int i = 0; i < layout.per_page() && first + i < cards; ++i) {
+    const int shown = std::clamp(cards - first, 0, layout.per_page());
+    // When a title would not fit, the prefix the page's cards share is said once, in the
+    // status line, not on every card ("train/" stays on a page of short tags).
+    std::vector<std::string_view> tags;
+    bool cut = false;
+    const int room = w / std::max(1, layout.columns) - 4 - kBadgeRoom;
+    for (int i = 0; i < shown; ++i) {
+        tags.push_back(groups[first + i].tag);
+        cut = cut || display_width(tags.back()) > room;
+    }
+    const std::string shared = cut ? shared_tag_prefix(tags) : std::string();
+    for (int i = 0; i < shown; ++i) {
         const int col = i % layout.columns, row = i / layout.columns;
         // Columns share the width: the leftovers of w / columns go one to a card.
         const int x = col * w / layout.columns;
         const int cw = (col + 1) * w / layout.columns - x;
         draw_card(canvas, model, groups[first + i], x, layout.top + row * layout.card_height, cw,
-                  layout.card_height, first + i == state.selected, state);
+                  layout.card_height, first + i == state.selected, state, shared.size());
     }
 
     end_frame(state);
@@ -416,6 +432,7 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
     std::string right = pages > 1 ? fmt::format("page {}/{}", page + 1, pages)
                                   : fmt::format("{} card{}", cards, cards == 1 ? "" : "s");
     if (pages > 1 && w >= 100) right += fmt::format(" ({} cards)", cards);
+    if (!shared.empty()) right = fit(shared, std::max(8, w / 6), model.ascii()) + "  " + right;
     // The first screen a new user sees says where the rest is.
     const bool anomalies = model.analyzer().log().size() > 0;
     if (w >= 110)
