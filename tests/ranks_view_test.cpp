@@ -48,6 +48,13 @@ TEST_F(RanksSnapshot, SparklinesAscii) {
                   {"--size", "100x20", "--view", "ranks", "--keys", "v", "--ascii"});
 }
 
+TEST_F(RanksSnapshot, CellsOfEveryStep) {
+    // `c`: rank 1's grad norm spike at step 200 is its worst moment; `c` again: the anomalies.
+    expect_golden("ranks_100x20_worst", {"--size", "100x20", "--view", "ranks", "--keys", "c j"});
+    expect_golden("ranks_100x20_anomalies",
+                  {"--size", "100x20", "--view", "ranks", "--keys", "c c j"});
+}
+
 TEST_F(RanksSnapshot, NarrowAndShort) {
     // The statistics give way before the ranks; no legend nor readout on 7 rows.
     expect_golden("ranks_48x7", {"--size", "48x7", "--view", "ranks"});
@@ -351,6 +358,43 @@ TEST_F(RanksView, LogScaleNeedsPositiveValues) {
     EXPECT_EQ(ranks_toggle_log(state, model, 120, 10),
               "log scale needs positive values: linear kept");
     EXPECT_FALSE(state.log.has_value());
+}
+
+TEST_F(RanksView, CellsShowAPassedSpikeAsTheWorstMomentAndAsAnAnomaly) {
+    // Rank 1's loss spikes x20 at step 100 and is back with the others by the newest step.
+    for (int rank = 0; rank < 4; ++rank)
+        add("job", rank, "train/loss", 200, [rank](int s) {
+            const double v = 2.0 - s * 0.005 + 0.001 * rank + 0.002 * (s % 3);
+            return rank == 1 && s == 100 ? 20 * v : v;
+        });
+    analyzer_.finish();
+    ViewModel model(store_, analyzer_);
+    Canvas canvas(100, 14);
+    RanksState state;
+    draw_ranks(canvas, model, state);
+    const int y = find(canvas, "train/loss").second;
+    ASSERT_GE(y, 0);
+    // Newest values: nothing stands out.
+    EXPECT_EQ(style_at(canvas, "1.009", y).role, Role::kOk) << canvas.to_text();
+
+    ASSERT_TRUE(ranks_handle(state, Action::kCycleRankCells, model, 100, 14));
+    EXPECT_EQ(state.cells, RankCells::kWorst);
+    draw_ranks(canvas, model, state);
+    EXPECT_NE(row(canvas, 0).find("worst vs the median"), std::string::npos) << canvas.to_text();
+    EXPECT_NE(row(canvas, y).find("20"), std::string::npos) << row(canvas, y);
+    EXPECT_EQ(style_at(canvas, "20", y), cell_style(CellLevel::kOutlier)) << canvas.to_text();
+    // The readout names where (rank 0 is selected: near the median).
+    EXPECT_NE(canvas.to_text().find("worst"), std::string::npos);
+
+    ranks_handle(state, Action::kCycleRankCells, model, 100, 14);
+    EXPECT_EQ(state.cells, RankCells::kAnomalies);
+    draw_ranks(canvas, model, state);
+    const std::string r = row(canvas, y);
+    EXPECT_NE(r.find("0   1   0   0"), std::string::npos) << canvas.to_text();
+    EXPECT_EQ(style_at(canvas, "1", y).role, Role::kWarn) << canvas.to_text();
+
+    ranks_handle(state, Action::kCycleRankCells, model, 100, 14);
+    EXPECT_EQ(state.cells, RankCells::kNewest);
 }
 
 TEST_F(RanksView, EmptyModelSaysSo) {

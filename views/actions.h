@@ -47,6 +47,7 @@ enum class Action {
     kNextSeries,
     kPreviousSeries,
     kToggleRankSparklines,
+    kCycleRankCells,
     kCycleRunA,
     kCycleRunB,
     kCycleCompareSort,

@@ -12,6 +12,7 @@
 
 #include "core/format.h"
 #include "views/glyphs.h"
+#include "views/ranks_history.h"
 #include "views/sparkline.h"
 #include "views/view_common.h"
 
@@ -56,6 +57,9 @@ struct Row {
     std::vector<double> last;      // per column, the newest value (NaN when none)
     std::vector<std::int64_t> step;
     CrossRankStats stats;
+    // Per column, as the cells show them besides the newest value (RanksState::cells).
+    std::vector<WorstDeviation> worst;
+    std::vector<AnomalyTally> tally;
 };
 
 // The column of (run, rank), -1 when none: by rank alone when the runs share the columns.
@@ -186,6 +190,7 @@ struct Frame {
     std::array<int, kStats> stat_w{};
     int rule_x = -1;          // the "│" before them, -1 when none is shown
     std::optional<bool> log;  // the sparklines' scale as chosen (RanksState::log)
+    RankCells cells = RankCells::kNewest;
 };
 
 // Rows for `count` lines from `top`, the legend and readout right under them (the status line
@@ -201,6 +206,78 @@ int body_rows_for(int height, int top, int count, bool readout, RanksLayout& l) 
     return rows;
 }
 
+// Time columns a rank's history is judged over: fewer when there are many ranks, so a page of
+// rows over 1,024 ranks stays a few thousand queries.
+int history_columns(std::size_t ranks) {
+    return static_cast<int>(std::clamp<std::size_t>(8192 / std::max<std::size_t>(ranks, 1), 8, 64));
+}
+
+double deviation_ratio(double value, const CrossRankStats& stats) {
+    return rank_deviation(value, stats).ratio;
+}
+
+// What the cells show besides the newest value, for the page's rows.
+void add_history(Frame& f, const ViewModel& model) {
+    if (f.cells == RankCells::kAnomalies) {
+        const auto tally = tally_anomalies(model.analyzer().log());
+        for (Row& r : f.rows) {
+            r.tally.assign(r.series.size(), {});
+            for (std::size_t c = 0; c < r.series.size(); ++c)
+                if (auto it = tally.find(r.series[c]); it != tally.end()) r.tally[c] = it->second;
+        }
+    } else if (f.cells == RankCells::kWorst) {
+        for (Row& r : f.rows) {
+            std::int64_t lo = 0, hi = -1;
+            for (SeriesId id : r.series) {
+                if (id == kNoSeries || model.store().at(id).empty()) continue;
+                const Series& s = model.store().at(id);
+                lo = hi < lo ? s.first_step() : std::min(lo, s.first_step());
+                hi = std::max(hi, s.last_step());
+            }
+            r.worst = worst_deviations(model.store(), r.series, lo, hi,
+                                       history_columns(r.series.size()), deviation_ratio);
+        }
+    }
+}
+
+// A cell's text in the frame's mode.
+std::string cell_text(const Frame& f, const Row& row, int c, bool ascii) {
+    switch (f.cells) {
+        case RankCells::kNewest:
+            break;
+        case RankCells::kWorst: {
+            const WorstDeviation& w = row.worst[c];
+            if (w.non_finite) return "nan";
+            if (!w.any) return ascii ? "-" : "·";
+            return deviation_text(w.value, w.median, ascii);
+        }
+        case RankCells::kAnomalies:
+            return std::to_string(row.tally[c].count);
+    }
+    return short_value(row.last[c]);
+}
+
+Style cell_style_in(const Frame& f, const Row& row, int c) {
+    switch (f.cells) {
+        case RankCells::kNewest:
+            break;
+        case RankCells::kWorst: {
+            const WorstDeviation& w = row.worst[c];
+            if (w.non_finite) return cell_style(CellLevel::kNonFinite);
+            if (!w.any) return {Role::kDim};
+            return cell_style(w.ratio > 1     ? CellLevel::kOutlier
+                              : w.ratio > 0.5 ? CellLevel::kOff
+                                              : CellLevel::kOk);
+        }
+        case RankCells::kAnomalies: {
+            const AnomalyTally& t = row.tally[c];
+            if (t.count == 0) return {Role::kDim};
+            return {t.alert ? Role::kAlert : Role::kWarn, true};
+        }
+    }
+    return cell_style(rank_deviation(row.last[c], row.stats).level);
+}
+
 void table_frame(Frame& f, const ViewModel& model, int width, int height) {
     RanksLayout& l = f.l;
     const auto& groups = model.groups();
@@ -211,6 +288,7 @@ void table_frame(Frame& f, const ViewModel& model, int width, int height) {
     CrossRankScratch scratch;
     for (int i = l.first; i < std::min(l.rows, l.first + l.body_rows); ++i)
         f.rows.push_back(make_row(model, groups[i], l.columns, l.by_rank, scratch));
+    add_history(f, model);
 
     // The tag column fits every tag (not only the page's: it must not jump between pages).
     int tag_w = 3;
@@ -223,7 +301,7 @@ void table_frame(Frame& f, const ViewModel& model, int width, int height) {
     for (const Row& r : f.rows)
         for (int c = 0; c < ncols; ++c)
             if (r.series[c] != kNoSeries)
-                cell_w = std::max(cell_w, static_cast<int>(short_value(r.last[c]).size()));
+                cell_w = std::max(cell_w, display_width(cell_text(f, r, c, false)));
     l.cell_w = std::min(cell_w, kMaxCell);
 
     for (int s = 0; s < kStats; ++s) {
@@ -294,6 +372,7 @@ RanksLayout cursor_layout(const RanksState& state, const ViewModel& model) {
 Frame make_frame(const RanksState& state, const ViewModel& model, int width, int height) {
     Frame f;
     f.log = state.log;
+    f.cells = state.cells;
     f.l = cursor_layout(state, model);
     if (state.sparklines)
         sparkline_frame(f, model, width, height);
@@ -319,7 +398,7 @@ void draw_caption(Canvas& canvas, const Frame& f, bool ascii) {
             canvas.fill(x + used + 1, 0, end - x - used - 1, 1, rule, {Role::kDim});
     };
     if (!l.many_runs) {
-        label(l.cell_x, cells_end, "newest value of each rank", {Role::kDim});
+        label(l.cell_x, cells_end, std::string(rank_cells_caption(f.cells)), {Role::kDim});
     } else {
         // A run's name over the span of its columns on this page.
         for (int c = l.first_column; c < last;) {
@@ -388,8 +467,8 @@ void draw_row(Canvas& canvas, const Frame& f, const Row& row, int index, int y, 
             text = ascii ? "-" : "·";
             style = {Role::kDim};
         } else {
-            text = short_value(row.last[c]);
-            style = cell_style(rank_deviation(row.last[c], row.stats).level);
+            text = cell_text(f, row, c, ascii);
+            style = cell_style_in(f, row, c);
         }
         if (selected) {
             style = {Role::kAccent, true, true};
@@ -411,10 +490,23 @@ void draw_row(Canvas& canvas, const Frame& f, const Row& row, int index, int y, 
 }
 
 // The legend: what the colours (and, without colour, the attributes) of a cell mean.
-void draw_legend(Canvas& canvas, int y, bool ascii, bool sparklines) {
+void draw_legend(Canvas& canvas, int y, bool ascii, bool sparklines,
+                 RankCells cells = RankCells::kNewest) {
+    if (cells == RankCells::kAnomalies) {
+        draw_pieces(canvas, 0, y, canvas.width(),
+                    {{"cells: anomalies recorded on each rank over every step, by the worst:",
+                      {Role::kDim}},
+                     {"alert", {Role::kAlert, true}, 1},
+                     {"warn", {Role::kWarn, true}},
+                     {"0 none", {Role::kDim}},
+                     {"(c: next cells)", {Role::kDim}}},
+                    ascii);
+        return;
+    }
     std::vector<Piece> pieces = {
-        {sparklines ? "last values vs the median of the ranks:"
-                    : "cells vs the median of the ranks:",
+        {sparklines                   ? "last values vs the median of the ranks:"
+         : cells == RankCells::kWorst ? "cells: each rank's worst vs the median:"
+                                      : "cells vs the median of the ranks:",
          {Role::kDim}},
         {"near", cell_style(CellLevel::kOk), 1},
         {"off", cell_style(CellLevel::kOff)},
@@ -440,6 +532,27 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model, int y,
     pieces.push_back({row.group->tag + " " + who + ":", {Role::kTitle, true}});
     if (row.series[c] == kNoSeries) {
         pieces.push_back({"no points of this tag on this rank", {Role::kDim}, 1});
+    } else if (f.cells == RankCells::kAnomalies) {
+        const AnomalyTally& t = row.tally[c];
+        pieces.push_back({t.count == 0 ? std::string("no anomaly recorded")
+                                       : fmt::format("{} anomal{} recorded{}", t.count,
+                                                     t.count == 1 ? "y" : "ies",
+                                                     t.alert ? ", an alert among them" : ""),
+                          cell_style_in(f, row, c), 1});
+    } else if (f.cells == RankCells::kWorst && row.worst[c].any) {
+        const WorstDeviation& w = row.worst[c];
+        const std::string dash = ascii ? "-" : "–";
+        pieces.push_back({"worst " + short_value(w.value), cell_style_in(f, row, c), 1});
+        pieces.push_back({w.from == w.to
+                              ? "at step " + short_step(w.from)
+                              : "in steps " + short_step(w.from) + dash + short_step(w.to),
+                          {Role::kText},
+                          1});
+        pieces.push_back({"· " + deviation_text(w.value, w.median, ascii) + " vs the median " +
+                              short_value(w.median) + fmt::format(" of {} ranks", w.stats.finite),
+                          {Role::kText},
+                          1});
+        if (w.non_finite) pieces.push_back({"· nan/inf on this rank", {Role::kNan, true}, 1});
     } else {
         const double v = row.last[c];
         const CellDeviation d = rank_deviation(v, row.stats);
@@ -496,7 +609,7 @@ void draw_table(Canvas& canvas, const ViewModel& model, const Frame& f) {
         draw_row(canvas, f, f.rows[i], l.first + static_cast<int>(i),
                  l.body_y + static_cast<int>(i), ascii);
     if (l.readout_y >= 0) draw_readout(canvas, f, model, l.readout_y, ascii);
-    if (l.legend_y >= 0) draw_legend(canvas, l.legend_y, ascii, false);
+    if (l.legend_y >= 0) draw_legend(canvas, l.legend_y, ascii, false, f.cells);
     draw_status(canvas, model, table_status(l));
 }
 
@@ -777,6 +890,18 @@ void draw_ranks(Canvas& canvas, const ViewModel& model, const RanksState& state)
         draw_table(canvas, model, f);
 }
 
+std::string_view rank_cells_caption(RankCells cells) {
+    switch (cells) {
+        case RankCells::kNewest:
+            break;
+        case RankCells::kWorst:
+            return "worst vs the median, every step";
+        case RankCells::kAnomalies:
+            return "anomalies";
+    }
+    return "newest value of each rank";
+}
+
 bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int width, int height) {
     const RanksLayout l = ranks_layout(state, model, width, height);
     const RanksState before = state;
@@ -784,6 +909,12 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
     int row = l.row, column = l.column;
     if (action == Action::kToggleRankSparklines) {
         state.sparklines = !state.sparklines;
+    } else if (action == Action::kCycleRankCells) {
+        state.cells = state.cells == RankCells::kNewest  ? RankCells::kWorst
+                      : state.cells == RankCells::kWorst ? RankCells::kAnomalies
+                                                         : RankCells::kNewest;
+        state.sparklines = false;  // the cells are the table's
+        return true;
     } else if (state.sparklines) {
         // Rows are ranks; left and right step through the tags.
         switch (action) {

@@ -93,6 +93,9 @@ void draw_ranks(Canvas& canvas, const ViewModel& model, const RanksState& state)
 // ranks, kPageUp/kPageDown a page of tags, kFirst/kLast the first/last tag, kPanLeft/kPanRight
 // a page of ranks; sparklines: kUp/kDown/pages/kFirst/kLast ranks, kLeft/kRight tags;
 // kToggleRankSparklines switches. Returns whether the state changed (the caller then redraws).
+// What the table's cells show (RanksState::cells), as the caption and `c`'s note say it.
+std::string_view rank_cells_caption(RankCells cells);
+
 // `l`: the sparklines' y scale flips from the one shown (log <-> linear) and stays so; the
 // note says what it is now (or why not: the table has no scale, log needs positive values).
 std::string ranks_toggle_log(RanksState& state, const ViewModel& model, int width, int height);

@@ -113,6 +113,10 @@ const std::array<ViewRow, 6>& rows() {
          [](Canvas& c, const ViewModel& m, const UiState& s) { draw_ranks(c, m, s.ranks); },
          [](UiState& s, Action a, const ViewModel& m, int w, int h) {
              if (a == Action::kToggleLogY) return Handled{true, ranks_toggle_log(s.ranks, m, w, h)};
+             if (a == Action::kCycleRankCells) {
+                 ranks_handle(s.ranks, a, m, w, h);
+                 return Handled{true, "cells: " + std::string(rank_cells_caption(s.ranks.cells))};
+             }
              return changed(ranks_handle(s.ranks, a, m, w, h));
          },
          [](UiState& s, const InputEvent& e, const ViewModel& m, int w, int h) {
