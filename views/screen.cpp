@@ -437,6 +437,7 @@ bool frame_owed(const UiState& state) {
 
 void forget_queries(UiState& state) {
     state.overview.cache.reset();
+    state.anomalies.layout_cache.reset();
     state.compare.cache = CompareMemo();
 }
 
