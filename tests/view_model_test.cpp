@@ -15,6 +15,7 @@
 #include "core/store/store.h"
 #include "tests/model_fixture.h"
 #include "tests/test_support.h"
+#include "views/anomaly_readout.h"
 #include "views/anomaly_view.h"
 #include "views/canvas.h"
 #include "views/model.h"
@@ -335,9 +336,9 @@ TEST_F(Views, AnomalyListSelectsAndPages) {
     analyzer_.finish();
     ViewModel model(store_, analyzer_);
     ASSERT_EQ(anomaly_rows(model).size(), 12u);
-    Canvas canvas(80, 8);  // 6 rows a page
-    EXPECT_EQ(anomaly_rows_per_page(8), 6);
+    Canvas canvas(80, 8);  // 6 rows a page: too short for the readout
     AnomalyState state;
+    EXPECT_EQ(anomaly_rows_per_page(model, state, 80, 8), 6);
     state.selected = 7;
     draw_anomalies(canvas, model, state);
     // Page 2 holds rows 6..11; row 7 (step 7) is the second, reversed.
@@ -351,6 +352,87 @@ TEST_F(Views, AnomalyListSelectsAndPages) {
     ASSERT_TRUE(filter);
     model.set_filter(std::move(*filter), "", "0-2");
     EXPECT_EQ(anomaly_rows(model).size(), 3u);
+}
+
+// The anomaly list keeps its layout between frames, never past a change: an episode growing
+// (the same records, a longer step range), a new record with a longer tag, an acknowledgement.
+TEST_F(Views, AnomalyColumnsFollowTheLogAsItChanges) {
+    const SeriesId loss = sink_.series({"job", 0, "train/loss"}, source_id({"tfevents"}));
+    for (int s = 0; s <= 100; ++s) sink_.append(loss, {s, 1.7e9 + s, s == 100 ? NAN : 1.0});
+    ViewModel model(store_, analyzer_);
+    model.update();
+    AnomalyState state;
+    Canvas canvas(120, 12);
+    auto column = [&](const char* head) { return find(canvas, head).first; };
+    draw_anomalies(canvas, model, state);
+    ASSERT_EQ(anomaly_rows(model).size(), 1u);
+    EXPECT_EQ(column("RUN"), 6);  // "STEP" and the gap
+    // The NaN goes on: one record, "100-105".
+    for (int s = 101; s <= 105; ++s) sink_.append(loss, {s, 1.7e9 + s, NAN});
+    model.update();
+    draw_anomalies(canvas, model, state);
+    ASSERT_EQ(anomaly_rows(model).size(), 1u);
+    EXPECT_EQ(column("RUN"), 9) << row(canvas, 0);
+    // A record of a longer tag widens the tag column.
+    const std::string tag = "grad_reduced/layers.0.weight/norm";
+    add("job", 0, tag, 20, [](int s) { return s == 7 ? std::nan("") : 1.0; });
+    model.update();
+    draw_anomalies(canvas, model, state);
+    ASSERT_EQ(anomaly_rows(model).size(), 2u);
+    EXPECT_EQ(column("RULE") - column("TAG"), static_cast<int>(tag.size()) + 2) << row(canvas, 0);
+    // Acknowledged: "ack alert" is wider than the header "SEVERITY".
+    const int value = column("VALUE");
+    state.acknowledged.insert(*anomaly_selected_record(state, model));
+    draw_anomalies(canvas, model, state);
+    EXPECT_EQ(column("VALUE"), value + 1) << row(canvas, 0);
+}
+
+// The readout wraps what does not fit, never cuts it: a tag wider than the line goes on on the
+// next, wide glyphs are never split, the message breaks at spaces.
+TEST(AnomalyReadout, WrapsWhatDoesNotFitNeverCutsIt) {
+    AnomalyLog log;
+    AnomalyRecord r;
+    r.run = "job";
+    r.rank = 3;
+    // 7 x on the tag's first line, 24 on the next, 22 and the slash on the third: 数 (two
+    // columns) does not fit in the one left there.
+    r.tag = "grad_reduced/" + std::string(53, 'x') + "/数据/norm";
+    r.step = 7;
+    r.rule = "spike";
+    r.severity = Severity::kWarn;
+    r.value = 2.5;
+    r.message = "the value jumped far above everything seen before";
+    log.fire(r);
+    const LogEntry& e = log.ordered().front();
+    const AnomalyReadout out = anomaly_readout(log, e, false, GlyphTier::kAscii, 24);
+    std::vector<std::string> lines(static_cast<std::size_t>(out.lines));
+    for (const ReadoutSpan& s : out.spans) {
+        ASSERT_LT(s.line, out.lines);
+        std::string& line = lines[static_cast<std::size_t>(s.line)];
+        EXPECT_LE(display_width(line), s.x) << line;  // spans left to right, never overlapping
+        line.resize(line.size() + static_cast<std::size_t>(s.x - display_width(line)), ' ');
+        line += s.text;
+        EXPECT_LE(display_width(line), 24) << line;
+    }
+    std::string all;
+    for (const std::string& line : lines) all += line + "|";
+    EXPECT_NE(all.find("|tag grad_reduced/xxxxxxx|" + std::string(24, 'x') + "|" +
+                       std::string(22, 'x') + "/|数据/norm  value 2.5|"),
+              std::string::npos)
+        << all;
+    std::string tag;  // the pieces between the labels "tag" and "value", joined
+    bool in_tag = false;
+    for (const ReadoutSpan& s : out.spans) {
+        if (s.text == "tag" || s.text == "value") {
+            in_tag = s.text == "tag";
+            continue;
+        }
+        if (in_tag) tag += s.text;
+    }
+    EXPECT_EQ(tag, r.tag) << all;
+    EXPECT_NE(all.find("|the value jumped far|above everything seen|before|"), std::string::npos)
+        << all;
+    EXPECT_EQ(anomaly_readout_lines(log, e, false, GlyphTier::kAscii, 24), out.lines);
 }
 
 }  // namespace

@@ -2,15 +2,21 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <set>
 
 namespace runtop::ui {
+
+// The last layout worked out (views/anomaly_layout.h): reused while the log, the filter, the
+// acknowledged rows and the canvas are unchanged, so a key does not measure the whole list.
+struct AnomalyLayoutCache;
 
 struct AnomalyState {
     int selected = 0;  // a row of anomaly_rows(); clamped
     // Records the user acknowledged (`a`), by index into AnomalyLog::records(): drawn dim,
     // marked "ack", never removed.
     std::set<std::size_t> acknowledged;
+    mutable std::shared_ptr<AnomalyLayoutCache> layout_cache;  // made by the first layout
 };
 
 }  // namespace runtop::ui

@@ -6,32 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "views/anomaly_layout.h"
+#include "views/anomaly_readout.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
 namespace {
-
-enum Column { kStep, kRun, kRank, kTag, kRule, kSeverity, kValue, kSource, kColumns };
-constexpr std::array<const char*, kColumns> kHeads = {"STEP", "RUN",      "RANK",  "TAG",
-                                                      "RULE", "SEVERITY", "VALUE", "SOURCE"};
-// Widest a column gets (the cell is fitted with an ellipsis); 0: no cap.
-constexpr std::array<int, kColumns> kCaps = {0, 16, 6, 32, 20, 0, 10, 0};
-// Which columns give way first when the canvas is narrow: the rank goes last, since which rank
-// failed is what the list is for.
-constexpr std::array<Column, 5> kDropOrder = {kSource, kRun, kSeverity, kValue, kRank};
-constexpr int kGap = 2;
-constexpr int kMinMessage = 12;
-
-std::array<std::string, kColumns> cells_of(const AnomalyRecord& r, const LogEntry& e) {
-    return {anomaly_steps_text(r),
-            r.run,
-            r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
-            r.tag.empty() ? std::string("-") : r.tag,
-            r.rule,
-            std::string(severity_name(e.severity)),
-            short_value(r.value),
-            std::string(anomaly_source_name(r.source))};
-}
 
 // What the rules watch, for the empty log: "16 series watched by nonfinite, spike, stall".
 std::string watched_text(const ViewModel& model) {
@@ -58,8 +38,9 @@ std::vector<std::size_t> anomaly_rows(const ViewModel& model) {
     return rows;
 }
 
-int anomaly_rows_per_page(int height) {
-    return std::max(1, height - 2);
+int anomaly_rows_per_page(const ViewModel& model, const AnomalyState& state, int width,
+                          int height) {
+    return anomaly_layout(model, state, anomaly_rows(model), width, height).rows_per_page;
 }
 
 void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& state) {
@@ -84,88 +65,70 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
         return;
     }
 
-    const int per_page = anomaly_rows_per_page(canvas.height());
+    // The layout is the whole list's, so every page has the same columns.
+    const AnomalyLayout layout = anomaly_layout(model, state, rows, w, canvas.height());
+    const int per_page = layout.rows_per_page;
     const int selected = std::clamp(state.selected, 0, total - 1);
     const int page = selected / per_page;
     const int pages = (total + per_page - 1) / per_page;
     const int first = page * per_page;
     const int count = std::min(per_page, total - first);
 
-    // The page's cells, and each column's width over the page.
-    std::vector<std::array<std::string, kColumns>> cells;
-    std::vector<std::string> messages;
-    std::array<int, kColumns> width{};
-    for (int c = 0; c < kColumns; ++c) width[c] = display_width(kHeads[c]);
-    for (int i = 0; i < count; ++i) {
-        const LogEntry& e = ordered[rows[first + i]];
-        const AnomalyRecord& r = log.records()[e.index];
-        cells.push_back(cells_of(r, e));
-        messages.push_back(anomaly_message_text(log, e));
-        for (int c = 0; c < kColumns; ++c) {
-            int cw = c != kSeverity ? display_width(cells.back()[c])
-                     : state.acknowledged.count(e.index)
-                         ? display_width("ack " + cells.back()[c])
-                         : badge_width(alert_level(e.severity), model.glyphs(), cells.back()[c]);
-            if (kCaps[c] > 0) cw = std::min(cw, kCaps[c]);
-            width[c] = std::max(width[c], cw);
-        }
-    }
-    // Columns give way until the message has room.
-    std::array<bool, kColumns> shown;
-    shown.fill(true);
-    auto used = [&] {
-        int u = 0;
-        for (int c = 0; c < kColumns; ++c)
-            if (shown[c]) u += width[c] + kGap;
-        return u;
-    };
-    for (Column c : kDropOrder) {
-        if (w - used() >= kMinMessage) break;
-        shown[c] = false;
-    }
-    // Still too narrow: the tag shrinks (to its header at least).
-    if (w - used() < kMinMessage)
-        width[kTag] = std::max<int>(4, width[kTag] - (kMinMessage - (w - used())));
-    const int message_width = w - used();
-
     auto draw_row = [&](int y, auto cell, Style style, auto draw_severity, std::string_view msg) {
         int x = 0;
         for (int c = 0; c < kColumns; ++c) {
-            if (!shown[c]) continue;
+            if (!layout.shown[c]) continue;
             if (c == kSeverity)
                 draw_severity(x, y);
             else
-                canvas.text(x, y, fit(cell(c), width[c], ascii), style, width[c]);
-            x += width[c] + kGap;
+                canvas.text(x, y, fit(cell(c), layout.width[c], ascii), style, layout.width[c]);
+            x += layout.width[c] + kAnomalyGap;
         }
-        if (message_width >= 4) canvas.text(x, y, fit(msg, message_width, ascii), style);
+        if (layout.message_width > 0)
+            canvas.text(x, y, fit(msg, layout.message_width, ascii), style);
     };
 
     const Style head{Role::kTitle, true};
     draw_row(
-        0, [](int c) { return std::string(kHeads[c]); }, head,
-        [&](int x, int y) { canvas.text(x, y, kHeads[kSeverity], head); }, "MESSAGE");
+        0, [](int c) { return std::string(kAnomalyHeads[c]); }, head,
+        [&](int x, int y) {
+            canvas.text(x, y, layout.compact_severity ? "SEV" : kAnomalyHeads[kSeverity], head);
+        },
+        "MESSAGE");
     for (int i = 0; i < count; ++i) {
         const int y = 1 + i;
         const bool is_selected = first + i == selected;
         const LogEntry& entry = ordered[rows[first + i]];
         const std::size_t index = entry.index;
+        const std::array<std::string, kColumns> cells =
+            anomaly_cells(log.records()[index], entry, layout.run_strip);
         const bool acked = state.acknowledged.count(index) > 0;
         const Style style = is_selected ? Style{Role::kAccent, true, true}
                                         : Style{acked ? Role::kDim : Role::kText};
         if (is_selected) canvas.fill(0, y, w, 1, U' ', style);
         draw_row(
-            y, [&](int c) { return cells[i][c]; }, style,
+            y, [&](int c) { return cells[c]; }, style,
             [&](int x, int yy) {
                 // Acknowledged: still listed, no longer shouting.
                 if (acked)
-                    canvas.text(x, yy, fit("ack " + cells[i][kSeverity], width[kSeverity], ascii),
+                    canvas.text(x, yy,
+                                fit(layout.compact_severity ? "ack" : "ack " + cells[kSeverity],
+                                    layout.width[kSeverity], ascii),
                                 style);
                 else
                     draw_badge(canvas, x, yy, alert_level(entry.severity), model.glyphs(),
-                               cells[i][kSeverity]);
+                               layout.compact_severity ? "" : cells[kSeverity]);
             },
-            messages[i]);
+            layout.message_width > 0 ? anomaly_message_text(log, entry) : std::string());
+    }
+
+    // The selected row whole, above the status line.
+    if (layout.readout_lines > 0) {
+        const LogEntry& entry = ordered[rows[selected]];
+        const bool acked = state.acknowledged.count(entry.index) > 0;
+        draw_anomaly_readout(canvas, anomaly_readout(log, entry, acked, model.glyphs(), w),
+                             canvas.height() - 1 - layout.readout_lines, layout.readout_lines,
+                             ascii);
     }
 
     std::string right = fmt::format("anomaly {}/{}", selected + 1, total);
@@ -177,11 +140,12 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
 
 namespace runtop::ui {
 
-bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int /*width*/,
+bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int width,
                       int height) {
-    const int total = static_cast<int>(anomaly_rows(model).size());
+    const std::vector<std::size_t> rows = anomaly_rows(model);
+    const int total = static_cast<int>(rows.size());
     if (total == 0) return false;
-    const int per = anomaly_rows_per_page(height);
+    const int per = anomaly_layout(model, state, rows, width, height).rows_per_page;
     const int before = std::clamp(state.selected, 0, total - 1);
     int sel = before, column = 0;
     if (action == Action::kLeft || action == Action::kRight ||
@@ -194,10 +158,12 @@ bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model
 namespace {
 
 // The row at screen line y (-1: none).
-int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int height) {
-    const int total = static_cast<int>(anomaly_rows(model).size());
+int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int width,
+                   int height) {
+    const std::vector<std::size_t> rows = anomaly_rows(model);
+    const int total = static_cast<int>(rows.size());
     if (total == 0 || y < 1) return -1;
-    const int per = anomaly_rows_per_page(height);
+    const int per = anomaly_layout(model, state, rows, width, height).rows_per_page;
     const int first = std::clamp(state.selected, 0, total - 1) / per * per;
     const int row = first + y - 1;
     return y - 1 < per && row < total ? row : -1;
@@ -224,7 +190,7 @@ Pointer anomalies_mouse(AnomalyState& state, const InputEvent& event, const View
         return changed ? Pointer::kChanged : Pointer::kNothing;
     }
     if (event.button != MouseButton::kLeft) return Pointer::kNothing;
-    const int row = anomaly_row_at(state, event.y, model, height);
+    const int row = anomaly_row_at(state, event.y, model, width, height);
     if (row < 0) return Pointer::kNothing;
     if (row == state.selected) return Pointer::kOpen;
     state.selected = row;

@@ -1,13 +1,20 @@
 // View 4, the anomaly log: Analyzer::log().ordered() (first failure first, msProbe's analyser
 // order) as a table, the records of series the filter hides left out (run-level ones, with no
-// tag, always shown):
+// tag, always shown), and below it a readout of the selected row, every field and the message
+// whole (views/anomaly_readout.h):
 //
-//   STEP  RUN   RANK  TAG              RULE       SEVERITY  VALUE  SOURCE  MESSAGE
-//   250   job   1     train/grad_norm  spike      ! alert   36.41  runtop  value 36.4 is ...
+//   STEP  RUN  RANK  TAG              RULE       SEVERITY  VALUE  SOURCE  MESSAGE
+//   200   job  1     train/grad_norm  spike      △ warn    34.08  runtop  34.0845146 is 27.6x…
+//   ...
+//   ─────────────────────────────────────────────────────────────────────────────────────────
+//   step 200  run fx/job  rank 1  tag train/grad_norm  value 34.0845146  rule spike
+//   severity △ warn  source runtop
+//   34.0845146 is 27.6x the level 1.23672482 of the values before (z 31.5)
 //
-// Columns give way right to left when the canvas is narrow (source, run, value, then the message
-// shrinks), never the step, tag and rule. One row is selected (reversed); the page is the one
-// holding it. An empty log is one calm line saying what the rules are watching.
+// The columns and their widths are the whole list's (views/anomaly_layout.h), so paging never
+// changes them; when the canvas is narrow, columns give way in a fixed order. One row is selected
+// (reversed); the page is the one holding it. An empty log is one calm line saying what the rules
+// are watching.
 #pragma once
 
 #include <cstddef>
@@ -25,8 +32,8 @@ namespace runtop::ui {
 
 // The entries shown, in order: indices into Analyzer::log().ordered().
 std::vector<std::size_t> anomaly_rows(const ViewModel& model);
-// Rows of the table per page on a canvas this high (header and status line excluded).
-int anomaly_rows_per_page(int height);
+// Rows of the table per page on a canvas this size (header, readout and status line excluded).
+int anomaly_rows_per_page(const ViewModel& model, const AnomalyState& state, int width, int height);
 
 void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& state);
 

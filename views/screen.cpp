@@ -87,11 +87,16 @@ bool step_anomaly(UiState& state, const ViewModel& model, int direction, int w, 
     // From the grid views n starts at the first failure (N at the last); from the anomaly list
     // or a chart it steps on from the selected one.
     const bool fresh = !view_row(state.view).anomaly_steps_on;
-    int sel = std::clamp(state.anomalies.selected, 0, total - 1);
-    sel = fresh ? (direction > 0 ? 0 : total - 1) : std::clamp(sel + direction, 0, total - 1);
+    const int from = std::clamp(state.anomalies.selected, 0, total - 1);
+    const int sel =
+        fresh ? (direction > 0 ? 0 : total - 1) : std::clamp(from + direction, 0, total - 1);
     state.anomalies.selected = sel;
     open_target(state, model, anomalies_selected(state.anomalies, model, w, h));
-    state.flash = fmt::format("anomaly {}/{}", sel + 1, total);
+    // Past either end the chart stays where it is: say why nothing moved.
+    const bool at_end = !fresh && sel == from;
+    state.flash = at_end ? fmt::format("{} anomaly ({} of {})", direction > 0 ? "last" : "first",
+                                       sel + 1, total)
+                         : fmt::format("anomaly {}/{}", sel + 1, total);
     return true;
 }
 
@@ -498,6 +503,7 @@ bool frame_owed(const UiState& state) {
 
 void forget_queries(UiState& state) {
     state.overview.cache.reset();
+    state.anomalies.layout_cache.reset();
     state.compare.cache = CompareMemo();
 }
 

@@ -51,8 +51,9 @@ void draw_screen(Canvas& canvas, const ViewModel& model, const UiState& state);
 // a card): the app then draws again soon, even with no new data.
 bool frame_owed(const UiState& state);
 
-// Drops what views keep of earlier queries (cards, comparisons): the model they were made from
-// was replaced by another (the dashboard reads the files again with a new filter).
+// Drops what views keep of earlier queries (cards, comparisons, the anomaly list's layout): the
+// model they were made from was replaced by another (the dashboard reads the files again with a
+// new filter).
 void forget_queries(UiState& state);
 
 // Parses `runtop snapshot --keys`: key names as the action table writes them, separated by
