@@ -8,6 +8,7 @@
 
 #include "views/anomaly_layout.h"
 #include "views/anomaly_readout.h"
+#include "views/tag_title.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
@@ -80,6 +81,8 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
             if (!layout.shown[c]) continue;
             if (c == kSeverity)
                 draw_severity(x, y);
+            else if (c == kTag)  // the layer and the op stay when a long tag is cut
+                canvas.text(x, y, fit_tag(cell(c), layout.width[c], ascii), style, layout.width[c]);
             else
                 canvas.text(x, y, fit(cell(c), layout.width[c], ascii), style, layout.width[c]);
             x += layout.width[c] + kAnomalyGap;
