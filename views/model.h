@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/analysis/analyzer.h"
+#include "core/run_labels.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
 #include "views/glyphs.h"
@@ -123,6 +124,11 @@ class ViewModel {
     // Stable per run for as long as the model lives (the order the Store first saw them): a
     // colour index for series_role(), so a run keeps its colour in every view. -1: unknown run.
     int run_colour(std::string_view run) const;
+    // How every view names a run: its last path component, told apart from the other runs'
+    // (core/run_labels.h: "ds_pipe_job (csv_monitor)"), in at most `columns` (-1: whole). Cut,
+    // both halves keep a share, so what tells it apart stays: "ds_p…(csv_moni…)". A run the model
+    // does not know: its last path component.
+    std::string run_label(std::string_view run, int columns = -1) const;
 
     // Over the selected series.
     std::size_t runs() const { return runs_; }
@@ -168,6 +174,9 @@ class ViewModel {
     std::vector<std::string> root_names_;
     std::vector<std::string> run_names_;
     std::map<std::string, int, std::less<>> run_colour_;
+    std::map<std::string, RunLabel, std::less<>> run_labels_;
+    // Runs by their last path component: a new run's label changes only those of its group.
+    std::map<std::string, std::vector<std::string>, std::less<>> runs_by_base_;
     std::vector<TagGroup> groups_;  // [0, ordered_groups_) in card order, then new cards
     std::size_t ordered_groups_ = 0;
     std::unordered_map<std::string_view, std::size_t> group_at_;  // tag -> index in groups_

@@ -289,8 +289,9 @@ void draw_config_panel(Canvas& canvas, const ViewModel& model, const CompareStat
     const ConfigChangeCounts n = count_changes(c.config_changes);
     canvas.fill(0, y, w, height, U' ', {Role::kText});
     const std::string title =
-        fmt::format("configuration, A {} {} B {}: {} changed, {} added, {} removed", rows.run_a,
-                    ascii ? "->" : "→", rows.run_b, n.changed, n.added, n.removed);
+        fmt::format("configuration, A {} {} B {}: {} changed, {} added, {} removed",
+                    model.run_label(rows.run_a), ascii ? "->" : "→", model.run_label(rows.run_b),
+                    n.changed, n.added, n.removed);
     canvas.box(0, y, w, height, {Role::kBorder}, title, ascii);
     PanelColumns cols;
     cols.x0 = 2;
