@@ -1,6 +1,6 @@
 // Issue 18, in the binary: runs that share a directory name are told apart wherever a run is
 // named (DeepSpeed writes <output>/csv_monitor/<job>/ and <output>/tensorboard/<job>/ for one
-// job).
+// job), and --runs keeps only the runs its patterns select (snapshot, ls, dump, check).
 //
 // The fixture writes DeepSpeed's two layouts itself (csv_monitor CSVs with CRLF, an event file);
 // the samples' own DeepSpeed outputs are read too when ../shared/samples is there. Re-bless the
@@ -63,6 +63,38 @@ TEST_F(RunNames, TheLegendTellsRunsWithTheSameNameApart) {
         run_runtop({"snapshot", "--size", "100x20", "--view", "overview", root()}));
 }
 
+TEST_F(RunNames, RunsKeepsOnlyTheMatchingRunsSeries) {
+    auto all = run_runtop({"ls", "--format", "csv", root()});
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_NE(all.out.find("deepspeed/tensorboard/ds_pipe_job"), std::string::npos) << all.out;
+    auto only = run_runtop({"ls", "--format", "csv", "--runs", "csv_monitor/*", root()});
+    ASSERT_EQ(only.exit_code, 0) << only.err;
+    const auto lines = testing::split_lines(only.out);
+    ASSERT_EQ(lines.size(), 3u) << only.out;  // the header, lr and train_loss
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        EXPECT_EQ(lines[i].rfind("deepspeed/csv_monitor/ds_pipe_job,", 0), 0u) << lines[i];
+
+    // The snapshot reads only that run: one run, its name in the status line.
+    auto frame = run_runtop(
+        {"snapshot", "--size", "100x20", "--view", "overview", "--runs", "!tensorboard/*", root()});
+    ASSERT_EQ(frame.exit_code, 0) << frame.err;
+    EXPECT_NE(frame.out.find("runs !tensorboard/*"), std::string::npos) << frame.out;
+    EXPECT_NE(frame.out.find("1 run "), std::string::npos) << frame.out;
+    EXPECT_EQ(frame.out.find("tensorboard)"), std::string::npos) << frame.out;
+
+    // dump and check take it too.
+    auto dump = run_runtop({"dump", "--runs", "tensorboard/ds_pipe_job", root()});
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    EXPECT_EQ(dump.out.find("csv_monitor"), std::string::npos) << dump.out;
+    EXPECT_NE(dump.out.find("tensorboard/ds_pipe_job"), std::string::npos) << dump.out;
+    auto check = run_runtop({"check", "--runs", "nothing*", root()});
+    EXPECT_EQ(check.exit_code, 0) << check.err;
+
+    auto bad = run_runtop({"snapshot", "--runs", "a,,b", root()});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--runs"), std::string::npos) << bad.err;
+}
+
 TEST_F(RunNames, TheSamplesDeepSpeedJobIsTwoRunsToldApart) {
     const std::string samples = testing::samples_dir();
     if (samples.empty()) GTEST_SKIP() << "../shared/samples is absent";
@@ -71,6 +103,13 @@ TEST_F(RunNames, TheSamplesDeepSpeedJobIsTwoRunsToldApart) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("ds_pipe_job (csv_monitor)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("ds_pipe_job (tensorboard)"), std::string::npos) << r.out;
+    auto one =
+        run_runtop({"ls", "--format", "csv", "--runs", "tensorboard/ds_pipe_job", deepspeed});
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const auto lines = testing::split_lines(one.out);
+    ASSERT_GT(lines.size(), 1u) << one.out;
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        EXPECT_EQ(lines[i].rfind("deepspeed/tensorboard/ds_pipe_job,", 0), 0u) << lines[i];
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// What the views call runs (core/run_labels.h, ViewModel::run_label). Issue 18: DeepSpeed's
-// csv_monitor and tensorboard outputs of one job were both "ds_pipe_job" in every legend.
+// What the views call runs (core/run_labels.h, ViewModel::run_label) and which runs a run
+// filter selects (core/run_patterns.h, --runs, `R`). Issue 18: DeepSpeed's csv_monitor and
+// tensorboard outputs of one job were both "ds_pipe_job" in every legend.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,6 +8,8 @@
 
 #include "core/analysis/analyzer.h"
 #include "core/run_labels.h"
+#include "core/run_patterns.h"
+#include "core/series_filter.h"
 #include "core/store/store.h"
 #include "views/canvas.h"
 #include "views/model.h"
@@ -74,6 +77,48 @@ TEST(RunLabels, TheModelNamesRunsAmongAllItHasAndCutsKeepingThePart) {
     EXPECT_LE(ui::display_width(model.run_label("deepspeed/tensorboard/ds_pipe_job", 10)), 10);
     // A run the model does not know: its last component.
     EXPECT_EQ(model.run_label("elsewhere/run7"), "run7");
+}
+
+TEST(RunPatterns, GlobsOnTheWholeNameOrItsEnd) {
+    auto selects = [](const char* spec, const char* run) {
+        Result<RunPatterns> p = RunPatterns::parse(spec);
+        EXPECT_TRUE(p.ok()) << spec;
+        return p->selects(run);
+    };
+    const char* csv = "deepspeed/csv_monitor/ds_pipe_job";
+    const char* tb = "deepspeed/tensorboard/ds_pipe_job";
+    EXPECT_TRUE(selects("", csv));
+    EXPECT_TRUE(selects("ds_pipe_job", csv));
+    EXPECT_TRUE(selects("ds_pipe_job", tb));
+    EXPECT_FALSE(selects("ds_pipe", csv));  // a glob, not a substring
+    EXPECT_TRUE(selects("ds_pipe*", csv));
+    EXPECT_TRUE(selects("csv_monitor/*", csv));
+    EXPECT_FALSE(selects("csv_monitor/*", tb));
+    EXPECT_TRUE(selects("*/CSV_MONITOR/*", csv));  // case-insensitive
+    EXPECT_TRUE(selects("deepspeed/*", tb));       // '*' crosses '/'
+    EXPECT_TRUE(selects("ds_?ipe_job", tb));
+    EXPECT_FALSE(selects("monitor/ds_pipe_job", csv));  // the end starts after a '/'
+    // Several, and leaving out.
+    EXPECT_TRUE(selects("nothing, tensorboard/*", tb));
+    EXPECT_FALSE(selects("!tensorboard/*", tb));
+    EXPECT_TRUE(selects("!tensorboard/*", csv));
+    EXPECT_FALSE(selects("ds_pipe_job,!csv_monitor/*", csv));
+    EXPECT_TRUE(selects("ds_pipe_job,!csv_monitor/*", tb));
+    for (const char* bad : {"a,,b", "a,", "!", ",a"})
+        EXPECT_FALSE(RunPatterns::parse(bad).ok()) << bad;
+}
+
+TEST(RunPatterns, TheSeriesFilterSelectsByRunToo) {
+    Result<SeriesFilter> f = SeriesFilter::make("loss", "", "csv_monitor/*");
+    ASSERT_TRUE(f.ok());
+    EXPECT_TRUE(f->selects({"ds/csv_monitor/job", kNoRank, "train_loss"}));
+    EXPECT_FALSE(f->selects({"ds/tensorboard/job", kNoRank, "train_loss"}));
+    EXPECT_FALSE(f->selects({"ds/csv_monitor/job", kNoRank, "lr"}));
+    EXPECT_TRUE(f->selects_run("ds/csv_monitor/job"));
+    EXPECT_FALSE(f->selects_run("ds/tensorboard/job"));
+    Result<SeriesFilter> bad = SeriesFilter::make("", "", "a,,b");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("--runs"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace

@@ -90,10 +90,12 @@ ViewModel::ViewModel(const Store& store, const Analyzer& analyzer)
     update();
 }
 
-void ViewModel::set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec) {
+void ViewModel::set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec,
+                           std::string run_patterns) {
     filter_ = std::move(filter);
     filter_tags_ = std::move(tag_regex);
     filter_ranks_ = std::move(rank_spec);
+    filter_runs_ = std::move(run_patterns);
     filter_dirty_ = true;
     ++filter_changes_;
     update();
@@ -353,7 +355,7 @@ AlertLevel ViewModel::level(const TagGroup& group) const {
 }
 
 bool ViewModel::selects(const AnomalyRecord& record) const {
-    if (record.tag.empty()) return true;
+    if (record.tag.empty()) return filter_.selects_run(record.run);
     return filter_.selects(SeriesKey{record.run, record.rank, record.tag});
 }
 

@@ -75,11 +75,14 @@ class ViewModel {
     const Store& store() const { return store_; }
     const Analyzer& analyzer() const { return analyzer_; }
 
-    // The filter and the text it was made from (--filter / `/`, --ranks / `r`; "" = none).
-    void set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec);
+    // The filter and the text it was made from (--filter / `/`, --ranks / `r`, --runs / `R`;
+    // "" = none).
+    void set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec,
+                    std::string run_patterns = {});
     const SeriesFilter& filter() const { return filter_; }
     const std::string& filter_tags() const { return filter_tags_; }
     const std::string& filter_ranks() const { return filter_ranks_; }
+    const std::string& filter_runs() const { return filter_runs_; }
     // How many times the filter was set: between two equal counts, a card's series only grow
     // (views that reuse what they queried tell a rank joining from a rank filtered out).
     std::uint64_t filter_changes() const { return filter_changes_; }
@@ -135,7 +138,7 @@ class ViewModel {
     std::uint64_t points() const;
     AlertCounts alert_counts() const;
     AlertLevel level(const TagGroup& group) const;  // the worst state of its series
-    // Whether the anomaly views show a record (run-level records, with no tag, always).
+    // Whether the anomaly views show a record (run-level records, with no tag: when the run is).
     bool selects(const AnomalyRecord& record) const;
 
   private:
@@ -160,7 +163,7 @@ class ViewModel {
     const Store& store_;
     const Analyzer& analyzer_;
     SeriesFilter filter_;
-    std::string filter_tags_, filter_ranks_;
+    std::string filter_tags_, filter_ranks_, filter_runs_;
     GlyphTier glyphs_ = GlyphTier::kBraille;
 
     std::size_t seen_ = 0;      // Store series taken in

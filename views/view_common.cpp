@@ -217,6 +217,8 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         segments.push_back({"filter " + model.filter_tags(), {Role::kAccent}});
     if (!model.filter_ranks().empty())
         segments.push_back({"ranks " + model.filter_ranks(), {Role::kAccent}});
+    if (!model.filter_runs().empty())
+        segments.push_back({"runs " + model.filter_runs(), {Role::kAccent}});
     segments.push_back({plural(model.runs(), "run", "runs"), base});
     std::string series = plural(model.selected_count(), "series", "series");
     if (model.hidden() > 0) series += fmt::format(" ({} hidden)", model.hidden());

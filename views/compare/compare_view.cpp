@@ -369,7 +369,8 @@ bool cycle_run(CompareState& state, const ViewModel& model, bool a) {
     const int from = at == names.end() ? -1 : static_cast<int>(at - names.begin());
     for (int i = 1; i <= n; ++i) {
         const std::string& candidate = names[((from + i) % n + n) % n];
-        if (candidate == other || candidate == mine) continue;
+        if (candidate == other || candidate == mine || !model.filter().selects_run(candidate))
+            continue;
         // Both pinned, so the other side stays what it is.
         state.run_a = a ? candidate : run_a;
         state.run_b = a ? run_b : candidate;
