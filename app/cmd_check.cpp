@@ -27,6 +27,7 @@ const std::vector<OptionSpec> kCheckOptions = {
      "is printed either way"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kRunsOption,
     {"allow-unreadable", "",
      "judge what could be read when some data files or directories under the roots cannot be "
      "(default: exit 2, the gate did not pass)"},

@@ -38,6 +38,9 @@ namespace runtop {
 const std::vector<OptionSpec> kDashboardOptions = {
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive; `/` changes it)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7 (`r` changes it)"},
+    {"runs", "PATTERN[,PATTERN]",
+     "only these runs: globs on the run's path or its end (ds_pipe_job, csv_monitor/*, *seed*), "
+     "!PATTERN leaves out (`R` changes it)"},
     {"theme", "NAME", "dark (default), light, mono, cvd, or a theme file"},
     {"color", "auto|never|always", "colours (default auto: from TERM, COLORTERM, NO_COLOR)"},
     {"ascii", "", "ASCII glyphs only (default: braille when the locale is UTF-8)"},
@@ -197,48 +200,58 @@ Result<Settings> settings_from(const Args& args) {
     return s;
 }
 
+// A filter as typed: --filter / `/`, --ranks / `r`, --runs / `R` ("" = none).
+struct FilterTexts {
+    std::string tags, ranks, runs;
+    bool any() const { return !tags.empty() || !ranks.empty() || !runs.empty(); }
+    Result<SeriesFilter> make() const { return SeriesFilter::make(tags, ranks, runs); }
+    bool operator==(const FilterTexts&) const = default;
+};
+
+FilterTexts filter_of(const ui::ViewModel& model) {
+    return {model.filter_tags(), model.filter_ranks(), model.filter_runs()};
+}
+
 // What reads the files and keeps what they hold, for one filter at ingest. Started with
-// --filter / --ranks, the dashboard reads only the series they select (a one-tag view of a
-// million series costs what that tag costs); when the user changes the filter (`/`, `r`),
-// everything is read again from the files with the new one: the log directory is the database.
+// --filter / --ranks / --runs, the dashboard reads only the series they select (a one-tag view
+// of a million series costs what that tag costs); when the user changes the filter (`/`, `r`,
+// `R`), everything is read again from the files with the new one: the log directory is the
+// database.
 struct Pipeline {
     Store store;
     Analyzer analyzer;
     AnalyzingSink sink;
     IngestThread ingest;
     ui::ViewModel model;
-    std::string tags, ranks;  // the filter at ingest ("" and "": every series is read)
+    FilterTexts filter;  // the filter at ingest (none: every series is read)
 
-    Pipeline(const Settings& s, std::string tag_regex, std::string rank_spec,
-             std::optional<SeriesFilter> only)
+    Pipeline(const Settings& s, FilterTexts texts, std::optional<SeriesFilter> only)
         : store(s.limits),
           analyzer(s.rules.rules),
           sink(analyzer, &store),
           ingest(s.selection.roots, s.watch, std::move(only)),
           model(store, analyzer),
-          tags(std::move(tag_regex)),
-          ranks(std::move(rank_spec)) {
+          filter(std::move(texts)) {
         bound_whole_process(store);
     }
-    bool filters() const { return !tags.empty() || !ranks.empty(); }
+    bool filters() const { return filter.any(); }
 };
 
-// The pipeline for the filter `tags`/`ranks` (already checked: the model holds it).
-std::unique_ptr<Pipeline> make_pipeline(const Settings& s, const std::string& tags,
-                                        const std::string& ranks) {
+// The pipeline for the filter `texts` (already checked: the model holds it).
+std::unique_ptr<Pipeline> make_pipeline(const Settings& s, const FilterTexts& texts) {
     std::optional<SeriesFilter> only;
-    if (!tags.empty() || !ranks.empty()) {
-        Result<SeriesFilter> filter = SeriesFilter::make(tags, ranks);
+    if (texts.any()) {
+        Result<SeriesFilter> filter = texts.make();
         if (filter) only = std::move(*filter);
     }
-    return std::make_unique<Pipeline>(s, only ? tags : "", only ? ranks : "", std::move(only));
+    return std::make_unique<Pipeline>(s, only ? texts : FilterTexts{}, std::move(only));
 }
 
 // The model and the screen state the first frame shows.
-void start_model(ui::ViewModel& model, const Settings& s, const std::string& tags,
-                 const std::string& ranks, ui::GlyphTier glyphs) {
-    Result<SeriesFilter> filter = SeriesFilter::make(tags, ranks);
-    if (filter) model.set_filter(std::move(*filter), tags, ranks);
+void start_model(ui::ViewModel& model, const Settings& s, const FilterTexts& texts,
+                 ui::GlyphTier glyphs) {
+    Result<SeriesFilter> filter = texts.make();
+    if (filter) model.set_filter(std::move(*filter), texts.tags, texts.ranks, texts.runs);
     model.set_glyphs(glyphs);
     std::vector<std::string> root_names;
     for (const RootSpec& root : s.selection.roots) root_names.push_back(root.name);
@@ -292,9 +305,10 @@ int cmd_dashboard(const Args& args) {
     if (!opened) return fail(opened.error().message);
     ui::Terminal& term = **opened;
 
-    std::unique_ptr<Pipeline> p = make_pipeline(*settings, args.get("filter"), args.get("ranks"));
+    const FilterTexts started{args.get("filter"), args.get("ranks"), args.get("runs")};
+    std::unique_ptr<Pipeline> p = make_pipeline(*settings, started);
     p->ingest.start();
-    start_model(p->model, *settings, args.get("filter"), args.get("ranks"), term.glyph_tier());
+    start_model(p->model, *settings, started, term.glyph_tier());
     ui::UiState state = start_state(*settings, term.note());
     ui::Canvas canvas(term.width(), term.height());
     std::vector<std::string> warnings = config.warnings;  // printed once the terminal is back
@@ -359,13 +373,13 @@ int cmd_dashboard(const Args& args) {
         // A filter the files were read with changed (and is no longer being typed): read them
         // again with the new one. Started without a filter, everything is in already.
         if (p->filters() && state.prompt.kind == ui::Prompt::Kind::kNone &&
-            (model.filter_tags() != p->tags || model.filter_ranks() != p->ranks)) {
-            const std::string tags = model.filter_tags(), ranks = model.filter_ranks();
+            filter_of(model) != p->filter) {
+            const FilterTexts texts = filter_of(model);
             const ui::IngestInfo before = model.ingest;
             p.reset();  // its reader thread stops first: one Store at a time
-            p = make_pipeline(*settings, tags, ranks);
+            p = make_pipeline(*settings, texts);
             p->ingest.start();
-            start_model(p->model, *settings, tags, ranks, term.glyph_tier());
+            start_model(p->model, *settings, texts, term.glyph_tier());
             p->model.ingest.warnings = before.warnings;
             p->model.ingest.note = before.note;
             ui::forget_queries(state);

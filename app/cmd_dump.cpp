@@ -26,6 +26,7 @@ const std::vector<OptionSpec> kDumpOptions = {
      true},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kRunsOption,
     {"help", "", "show this help"},
 };
 

@@ -28,12 +28,18 @@ Result<std::vector<RootSpec>> roots_from_args(const std::vector<std::string>& po
 }
 
 Result<Selection> selection_from_args(const Args& args) {
-    Result<SeriesFilter> filter = SeriesFilter::make(args.get("filter"), args.get("ranks"));
+    Result<SeriesFilter> filter =
+        SeriesFilter::make(args.get("filter"), args.get("ranks"), args.get("runs"));
     if (!filter) return filter.error();
     Result<std::vector<RootSpec>> roots = roots_from_args(args.positional);
     if (!roots) return roots.error();
     return Selection{std::move(*filter), std::move(*roots)};
 }
+
+const OptionSpec kRunsOption = {
+    "runs", "PATTERN[,PATTERN]",
+    "only these runs: globs on the run's path or its end (ds_pipe_job, csv_monitor/*, "
+    "*seed*), !PATTERN leaves out"};
 
 const OptionSpec kMemoryOption = {
     "memory", "SIZE",

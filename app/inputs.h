@@ -19,12 +19,14 @@ namespace runtop {
 
 Result<std::vector<RootSpec>> roots_from_args(const std::vector<std::string>& positional);
 
-// What every reading command selects: --filter, --ranks and the roots.
+// What every reading command selects: --filter, --ranks, --runs and the roots.
 struct Selection {
     SeriesFilter filter;
     std::vector<RootSpec> roots;
 };
 Result<Selection> selection_from_args(const Args& args);
+// --runs PATTERN[,PATTERN], shared by the commands that take --filter and --ranks.
+extern const OptionSpec kRunsOption;
 
 // --memory SIZE, shared by the commands that keep a bounded Store.
 extern const OptionSpec kMemoryOption;

@@ -1,6 +1,7 @@
-// A PointSink in front of another that lets only the selected series (--filter, --ranks) through,
-// so that `ls`, `dump`, `check` and `snapshot` never store, judge or print the rest: a one-tag
-// view of a million series costs what that tag costs (docs/design.md "Filters at ingest").
+// A PointSink in front of another that lets only the selected series (--filter, --ranks, --runs)
+// through, so that `ls`, `dump`, `check` and `snapshot` never store, judge or print the rest: a
+// one-tag view of a million series costs what that tag costs (docs/design.md "Filters at
+// ingest").
 // An unselected series gets kSkippedSeries and is not remembered (readers keep the id they got
 // per key, so the filter runs once per key per reader); its points are dropped, or not decoded
 // at all by readers that know the tag before the value.
@@ -29,12 +30,15 @@ class FilteringSink final : public PointSink {
     void append(SeriesId id, const Point& point) override {
         if (id != kSkippedSeries) inner_.append(id, point);
     }
-    // Restarts and configuration texts are about a run or rank, not one series: passed on.
+    // Restarts and configuration texts are about a run or rank, not one series: passed on
+    // when the run is selected.
     void session_start(std::string_view run, int rank, std::int64_t step,
                        double wall_time) override {
-        inner_.session_start(run, rank, step, wall_time);
+        if (filter_.selects_run(run)) inner_.session_start(run, rank, step, wall_time);
     }
-    void config_text(ConfigText text) override { inner_.config_text(std::move(text)); }
+    void config_text(ConfigText text) override {
+        if (filter_.selects_run(text.run)) inner_.config_text(std::move(text));
+    }
     // Kept when the series it concerns is selected (its raw tag when runtop's is unknown), as
     // the Analyzer keeps them.
     void anomaly(ImportedAnomaly anomaly) override;

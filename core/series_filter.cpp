@@ -9,7 +9,8 @@ SeriesFilter::~SeriesFilter() = default;
 SeriesFilter::SeriesFilter(SeriesFilter&&) noexcept = default;
 SeriesFilter& SeriesFilter::operator=(SeriesFilter&&) noexcept = default;
 
-Result<SeriesFilter> SeriesFilter::make(std::string_view tag_regex, std::string_view rank_spec) {
+Result<SeriesFilter> SeriesFilter::make(std::string_view tag_regex, std::string_view rank_spec,
+                                        std::string_view run_patterns) {
     SeriesFilter filter;
     if (!tag_regex.empty()) {
         RE2::Options options;
@@ -24,11 +25,14 @@ Result<SeriesFilter> SeriesFilter::make(std::string_view tag_regex, std::string_
     Result<RankSpec> ranks = RankSpec::parse(rank_spec);
     if (!ranks) return ranks.error();
     filter.ranks_ = std::move(*ranks);
+    Result<RunPatterns> runs = RunPatterns::parse(run_patterns);
+    if (!runs) return runs.error();
+    filter.runs_ = std::move(*runs);
     return filter;
 }
 
 bool SeriesFilter::selects(const SeriesKeyRef& key) const {
-    if (!ranks_.selects(key.rank)) return false;
+    if (!ranks_.selects(key.rank) || !runs_.selects(key.run)) return false;
     return !tag_re_ ||
            RE2::PartialMatch(re2::StringPiece(key.tag.data(), key.tag.size()), *tag_re_);
 }

@@ -147,6 +147,38 @@ TEST_F(CompareSnapshot, ConfigPanel) {
                   {"--size", "120x30", "--view", "compare", "--keys", "c"});
 }
 
+// Issue 18: a configuration that came as one string ("... lr=0.003 batch=6 seed=1 ...") was one
+// key whose value the panel cut before the seed. Split into keys, the seed is the one change,
+// listed first and whole; a long note that differs at its end is wrapped over rows, not cut.
+TEST_F(CompareSnapshot, ConfigPanelShowsAOneStringConfigsSeedChangeInFull) {
+    testing::TempDir dir;
+    for (const char* run : {"seed1", "seed2"}) {
+        const bool two = std::string(run) == "seed2";
+        testing::make_dirs(dir / run);
+        std::string bytes = frame_record(events::file_version(1.7e9));
+        bytes += frame_record(events::text(
+            "config",
+            fmt::format("model=gpt2-medium data=/datasets/openwebtext/train lr=0.003 batch=6 "
+                        "warmup=2000 weight_decay=0.1 grad_clip=1.0 seed={}",
+                        two ? 2 : 1),
+            0, 1.7e9));
+        bytes += frame_record(events::text(
+            "notes",
+            fmt::format("the baseline for the learning-rate sweep, on the cleaned shards, the same "
+                        "tokenizer and the same data order as the ablations of last week, {}",
+                        two ? "second seed" : "first seed"),
+            0, 1.7e9));
+        if (!two) bytes += frame_record(events::text("owner", "jo", 0, 1.7e9));
+        for (int s = 0; s < 20; ++s)
+            bytes += frame_record(events::simple_scalar(
+                "train/loss", static_cast<float>(2.0 - 0.01 * s), s, 1.7e9 + s));
+        testing::write_file(dir / run + "/events.out.tfevents.1", bytes);
+    }
+    expect_golden("compare_80x20_config_seed",
+                  {"--size", "80x20", "--view", "compare", "--keys", "c"},
+                  {"seed1=" + (dir / "seed1"), "seed2=" + (dir / "seed2")});
+}
+
 TEST_F(CompareSnapshot, SortedByDeltaAndByName) {
     expect_golden("compare_120x24_by_delta",
                   {"--size", "120x24", "--view", "compare", "--keys", "o"});
@@ -474,6 +506,39 @@ TEST_F(CompareView, TheFilterAppliesToTheComparison) {
     model.set_filter(std::move(*lr), "lr", "");
     EXPECT_EQ(compare_rows(state, model).rows(), 1);
     EXPECT_EQ(compare_rows(state, model).diverging, 0u);
+}
+
+// Issue 18: with more changes than the panel has rows for in full, a change keeps one row and
+// its values are cut around where they differ: the shared start and end go, the difference
+// stays. Changed keys come before added and removed ones.
+TEST_F(CompareView, TheConfigPanelCutsValuesAroundTheirDifference) {
+    const std::string lead(120, 'x');
+    const std::string tail(120, 'y');
+    for (const char* run : {"base", "new"}) {
+        const bool n = std::string(run) == "new";
+        add(run, 0, "train/loss", 10, [](int s) { return s; });
+        sink_.config_text({run, 0, "notes", 0, lead + (n ? " seed 8 " : " seed 7 ") + tail});
+        for (const char* key : {"k1", "k2", "k3", "k4", "k5", "k6"})
+            sink_.config_text({run, 0, key, 0, lead + (n ? "B" : "A") + tail});
+    }
+    sink_.config_text({"base", 0, "aa_removed", 0, "gone"});
+    ViewModel model(store_, analyzer_);
+    CompareState state;
+    state.config = true;
+    const std::string text = draw(model, state, 70, 20);
+    const auto [x, y] = find(canvas_, "~ notes");
+    ASSERT_GE(y, 0) << text;
+    const std::string line = row(canvas_, y);
+    EXPECT_NE(line.find("seed 7"), std::string::npos) << text;
+    EXPECT_NE(line.find("seed 8"), std::string::npos) << text;
+    // Each k-line shows its A and B.
+    const auto [kx, ky] = find(canvas_, "~ k6");
+    ASSERT_GE(ky, 0) << text;
+    EXPECT_TRUE(std::regex_search(row(canvas_, ky), std::regex("xA.*yy.*xB"))) << text;
+    // The removed key, first by name, comes after every changed one.
+    const auto [rx, ry] = find(canvas_, "- aa_removed");
+    ASSERT_GE(ry, 0) << text;
+    EXPECT_GT(ry, ky) << text;
 }
 
 TEST_F(CompareView, EnterOpensTheHeadRankAtItsFirstDivergence) {

@@ -98,7 +98,49 @@ TEST(ConfigFlatten, TwoColumnMarkdownTablesFlattenPerRow) {
     EXPECT_EQ(flatten_config_text("h", "|a|b|\n|x|1|\n|y|2|").size(), 1u);
 }
 
+// Issue 18: a configuration that arrives as one string (a text summary "lr=0.003 batch=6
+// seed=1") is split into its settings, so two runs differ by `seed`, not by the whole string.
+TEST(ConfigFlatten, KeyValuePairsInOneTextSplitIntoKeys) {
+    EXPECT_EQ(flatten_config_text("config/text_summary", "lr=0.003 batch=6 seed=1"),
+              (Items{{"config/lr", "0.003"}, {"config/batch", "6"}, {"config/seed", "1"}}));
+    // Commas, line breaks, runs of spaces; argv style.
+    EXPECT_EQ(flatten_config_text("c", "lr=0.003,  batch=6\nseed=1\n"),
+              (Items{{"c/lr", "0.003"}, {"c/batch", "6"}, {"c/seed", "1"}}));
+    EXPECT_EQ(flatten_config_text("cmd", "--lr=0.003 --warmup=100"),
+              (Items{{"cmd/lr", "0.003"}, {"cmd/warmup", "100"}}));
+    // argparse's Namespace (add_text("args", str(args))): quotes and brackets keep a value
+    // whole, quotes go.
+    EXPECT_EQ(flatten_config_text("args/text_summary",
+                                  "Namespace(lr=0.003, name='run 1, b', betas=(0.9, 0.999), "
+                                  "tags=['a', 'b'], seed=1)"),
+              (Items{{"args/lr", "0.003"},
+                     {"args/name", "run 1, b"},
+                     {"args/betas", "(0.9, 0.999)"},
+                     {"args/tags", "['a', 'b']"},
+                     {"args/seed", "1"}}));
+    EXPECT_EQ(flatten_config_text("args", "Namespace(seed=2)"), (Items{{"args/seed", "2"}}));
+}
+
+TEST(ConfigFlatten, MarkdownListsAndMarksAroundKeysAreKeyValueLines) {
+    EXPECT_EQ(flatten_config_text("hp/text_summary", "- lr: 0.003  \n- **batch**: `6`\n* seed: 1"),
+              (Items{{"hp/lr", "0.003"}, {"hp/batch", "6"}, {"hp/seed", "1"}}));
+}
+
+TEST(ConfigFlatten, PairsThatAreNotAllPairsStayProse) {
+    // A sentence that holds a pair, a single pair, unbalanced quotes or brackets, a key twice,
+    // a key that is a number: one key with the whole text.
+    for (const char* body :
+         {"lr=0.003 worked better than lr=0.01", "seed=1", "a=1 b='open", "a=(1, 2 b=3", "a=1 a=2",
+          "1=2 3=4", "a = 1 b = 2 c", "Namespace(lr=0.1) and more", "f(a=1) g(b=2)"}) {
+        EXPECT_EQ(flatten_config_text("notes/text_summary", body), (Items{{"notes", body}}))
+            << body;
+    }
+}
+
 TEST(ConfigFlatten, UnstructuredTextIsOneKeyWithTheWholeText) {
+    EXPECT_EQ(flatten_config_text("notes/text_summary",
+                                  "The baseline run: learning rate 0.003, batch 6, seed 1."),
+              (Items{{"notes", "The baseline run: learning rate 0.003, batch 6, seed 1."}}));
     EXPECT_EQ(flatten_config_text("notes/text_summary", "baseline, seed 1\nsecond line"),
               (Items{{"notes", "baseline, seed 1\nsecond line"}}));
     EXPECT_EQ(flatten_config_text("lr/text_summary", "0.001"), (Items{{"lr", "0.001"}}));
@@ -223,6 +265,15 @@ TEST(DiffConfigs, RunsFromTextsOfEveryKind) {
                   {ConfigChangeKind::kChanged, "config/opt.name", std::nullopt, "sgd", "adam"},
                   {ConfigChangeKind::kAdded, "gradient_clipping", std::nullopt, "", "1.0"},
                   {ConfigChangeKind::kRemoved, "hparams/batch_size", std::nullopt, "32", ""}}));
+}
+
+TEST(DiffConfigs, OneStringTextSummariesDifferByTheKeyThatChanged) {
+    Store store;
+    store.config_text(text("a", 0, "config/text_summary", "lr=0.003 batch=6 seed=1"));
+    store.config_text(text("b", 0, "config/text_summary", "lr=0.003 batch=6 seed=2"));
+    EXPECT_EQ(diff_configs(run_config(store, "a"), run_config(store, "b")),
+              (std::vector<ConfigChange>{
+                  {ConfigChangeKind::kChanged, "config/seed", std::nullopt, "1", "2"}}));
 }
 
 }  // namespace

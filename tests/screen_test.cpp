@@ -207,6 +207,37 @@ TEST_F(Screen, AFilterSaysWhatAlertsItHides) {
     EXPECT_NE(status.find("not judged"), std::string::npos) << status;
 }
 
+// Issue 18: `R` prompts for a run filter as `r` does for ranks: previewed as typed, Esc undoes,
+// and the status line names it.
+TEST_F(Screen, RunFilterPromptsPreviewsAndShowsInTheStatusLine) {
+    for (const char* run : {"ds/csv_monitor/ds_pipe_job", "ds/tensorboard/ds_pipe_job"}) {
+        const SeriesId id = sink_.series({run, kNoRank, "Train/Samples/lr"}, source_id({"csv"}));
+        for (int s = 0; s < 10; ++s) sink_.append(id, {s, 1.7e9 + s, 0.1});
+    }
+    model_.update();
+    const std::size_t all = model_.selected().size();
+    keys("R");
+    EXPECT_EQ(state_.prompt.kind, Prompt::Kind::kRuns);
+    EXPECT_NE(frame().find("runs (glob,!glob): "), std::string::npos) << frame();
+    keys("csv_monitor/*");
+    EXPECT_EQ(model_.selected().size(), 1u);  // applied while typing
+    EXPECT_NE(frame().find("runs (glob,!glob): csv_monitor/*"), std::string::npos) << frame();
+    key("Esc");
+    EXPECT_EQ(model_.filter_runs(), "");
+    EXPECT_EQ(model_.selected().size(), all);
+    keys("R !ds_pipe_job Enter");
+    EXPECT_EQ(state_.prompt.kind, Prompt::Kind::kNone);
+    EXPECT_EQ(model_.filter_runs(), "!ds_pipe_job");
+    EXPECT_EQ(model_.selected().size(), all - 2);
+    EXPECT_NE(frame().find("runs !ds_pipe_job"), std::string::npos) << frame();
+    // A pattern list that does not parse says why and keeps the last good filter ("a").
+    keys("R Ctrl-U a,,b");
+    EXPECT_FALSE(state_.prompt.error.empty());
+    EXPECT_EQ(model_.filter_runs(), "a");
+    key("Esc");
+    EXPECT_EQ(model_.filter_runs(), "!ds_pipe_job");
+}
+
 TEST_F(Screen, AcknowledgingKeepsTheRecordButCalmsTheCounts) {
     EXPECT_EQ(model_.alert_counts().alert, 1u);
     keys("4 a");

@@ -20,6 +20,7 @@ enum class Action {
     kBack,
     kFilterTags,
     kFilterRanks,
+    kFilterRuns,
     kCycleSmoothing,
     kToggleLogY,
     kToggleFollow,

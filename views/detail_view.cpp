@@ -688,9 +688,8 @@ std::vector<const AnomalyRecord*> records_at(const ViewModel& model, const Chart
 }
 
 std::string record_label(const ViewModel& model, const AnomalyRecord& r, bool many_runs) {
-    std::string who = r.rank == kNoRank ? short_run(r.run) : fmt::format("r{}", r.rank);
-    if (many_runs && r.rank != kNoRank) who = short_run(r.run) + " " + who;
-    (void)model;
+    std::string who = r.rank == kNoRank ? model.run_label(r.run) : fmt::format("r{}", r.rank);
+    if (many_runs && r.rank != kNoRank) who = model.run_label(r.run) + " " + who;
     return r.rule + " " + who;
 }
 

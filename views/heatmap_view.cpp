@@ -26,10 +26,10 @@ constexpr int kReadoutFrom = 9;
 constexpr double kSpikeMads = 6.0;
 
 // "r3", "job:r3" across runs; a series without a rank by its run.
-std::string row_label(const RunRank& rr, bool many_runs) {
-    if (rr.rank == kNoRank) return short_run(rr.run);
+std::string row_label(const ViewModel& model, const RunRank& rr, bool many_runs) {
+    if (rr.rank == kNoRank) return model.run_label(rr.run);
     const std::string rank = fmt::format("r{}", rr.rank);
-    return many_runs ? short_run(rr.run) + ":" + rank : rank;
+    return many_runs ? model.run_label(rr.run) + ":" + rank : rank;
 }
 
 // The tag's card; for "" or a tag the filter now hides, the first card's.
@@ -197,7 +197,8 @@ Frame make_frame(const HeatmapState& state, const ViewModel& model, int width, i
     int label_w = 4;  // "step"
     for (SeriesId id : g.series) {
         const Series& s = model.store().at(id);
-        label_w = std::max(label_w, display_width(row_label(model.run_rank(id), f.many_runs)));
+        label_w =
+            std::max(label_w, display_width(row_label(model, model.run_rank(id), f.many_runs)));
         if (s.empty()) continue;
         l.lo = any ? std::min(l.lo, s.first_step()) : s.first_step();
         l.hi = any ? std::max(l.hi, s.last_step()) : s.last_step();
@@ -295,7 +296,8 @@ void draw_map(Canvas& canvas, const Frame& f, const ViewModel& model) {
             label = {Role::kAccent, true, true};
             canvas.fill(0, y, l.label_w, 1, U' ', label);
         }
-        canvas.text(0, y, fit(row_label(model.run_rank(id), f.many_runs), l.label_w, ascii), label);
+        canvas.text(0, y, fit(row_label(model, model.run_rank(id), f.many_runs), l.label_w, ascii),
+                    label);
         for (int c = 0; c < l.columns; ++c) {
             const HeatCell cell = classify(f.cols[i][c], f.ramp);
             if (r == l.row && c == l.column)
@@ -390,7 +392,7 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model) {
     const std::string dash = ascii ? "-" : "–";
     const std::int64_t a = l.bucket_start(l.column), b = l.bucket_start(l.column + 1) - 1;
     std::string where =
-        row_label(model.run_rank(l.group->series[l.row]), f.many_runs) +
+        row_label(model, model.run_rank(l.group->series[l.row]), f.many_runs) +
         (a == b ? " step " + short_step(a) : " steps " + short_step(a) + dash + short_step(b)) +
         ":";
     std::vector<Piece> pieces = {{where, {Role::kTitle, true}}};

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/identity.h"
+#include "views/canvas.h"
 
 namespace runtop::ui {
 namespace {
@@ -140,10 +141,12 @@ ViewModel::ViewModel(const Store& store, const Analyzer& analyzer)
     update();
 }
 
-void ViewModel::set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec) {
+void ViewModel::set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec,
+                           std::string run_patterns) {
     filter_ = std::move(filter);
     filter_tags_ = std::move(tag_regex);
     filter_ranks_ = std::move(rank_spec);
+    filter_runs_ = std::move(run_patterns);
     filter_dirty_ = true;
     ++filter_changes_;
     update();
@@ -322,6 +325,25 @@ void ViewModel::set_root_names(std::vector<std::string> names) {
 void ViewModel::add_run(const std::string& run) {
     auto before = [this](std::string_view a, std::string_view b) { return run_before(a, b); };
     run_names_.insert(std::upper_bound(run_names_.begin(), run_names_.end(), run, before), run);
+    std::vector<std::string>& group = runs_by_base_[std::string(run_base_name(run))];
+    group.push_back(run);
+    const std::vector<RunLabel> labels = run_labels(group);
+    for (std::size_t i = 0; i < group.size(); ++i) run_labels_[group[i]] = labels[i];
+}
+
+std::string ViewModel::run_label(std::string_view run, int columns) const {
+    const auto it = run_labels_.find(run);
+    const RunLabel label =
+        it != run_labels_.end() ? it->second : RunLabel{std::string(run_base_name(run)), {}};
+    const std::string text = label.text();
+    if (columns < 0 || display_width(text) <= columns) return text;
+    if (label.part.empty() || columns < 6) return fit(text, columns, ascii());
+    // "base(part)": the part, what tells the run apart, gets two thirds of what the parentheses
+    // leave, or what a short base leaves; the base the rest.
+    const int inside = columns - 2;
+    const int part_w = std::min(display_width(label.part),
+                                std::max(inside * 2 / 3, inside - display_width(label.base)));
+    return fit(label.base, inside - part_w, ascii()) + "(" + fit(label.part, part_w, ascii()) + ")";
 }
 
 int ViewModel::run_colour(std::string_view run) const {
@@ -389,7 +411,7 @@ AlertLevel ViewModel::level(const TagGroup& group) const {
 }
 
 bool ViewModel::selects(const AnomalyRecord& record) const {
-    if (record.tag.empty()) return true;
+    if (record.tag.empty()) return filter_.selects_run(record.run);
     return filter_.selects(SeriesKey{record.run, record.rank, record.tag});
 }
 

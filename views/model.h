@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/analysis/analyzer.h"
+#include "core/run_labels.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
 #include "views/glyphs.h"
@@ -78,11 +79,14 @@ class ViewModel {
     const Store& store() const { return store_; }
     const Analyzer& analyzer() const { return analyzer_; }
 
-    // The filter and the text it was made from (--filter / `/`, --ranks / `r`; "" = none).
-    void set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec);
+    // The filter and the text it was made from (--filter / `/`, --ranks / `r`, --runs / `R`;
+    // "" = none).
+    void set_filter(SeriesFilter filter, std::string tag_regex, std::string rank_spec,
+                    std::string run_patterns = {});
     const SeriesFilter& filter() const { return filter_; }
     const std::string& filter_tags() const { return filter_tags_; }
     const std::string& filter_ranks() const { return filter_ranks_; }
+    const std::string& filter_runs() const { return filter_runs_; }
     // How many times the filter was set: between two equal counts, a card's series only grow
     // (views that reuse what they queried tell a rank joining from a rank filtered out).
     std::uint64_t filter_changes() const { return filter_changes_; }
@@ -129,13 +133,18 @@ class ViewModel {
     // Stable per run for as long as the model lives (the order the Store first saw them): a
     // colour index for series_role(), so a run keeps its colour in every view. -1: unknown run.
     int run_colour(std::string_view run) const;
+    // How every view names a run: its last path component, told apart from the other runs'
+    // (core/run_labels.h: "ds_pipe_job (csv_monitor)"), in at most `columns` (-1: whole). Cut,
+    // both halves keep a share, so what tells it apart stays: "ds_p…(csv_moni…)". A run the model
+    // does not know: its last path component.
+    std::string run_label(std::string_view run, int columns = -1) const;
 
     // Over the selected series.
     std::size_t runs() const { return runs_; }
     std::uint64_t points() const;
     AlertCounts alert_counts() const;
     AlertLevel level(const TagGroup& group) const;  // the worst state of its series
-    // Whether the anomaly views show a record (run-level records, with no tag, always).
+    // Whether the anomaly views show a record (run-level records, with no tag: when the run is).
     bool selects(const AnomalyRecord& record) const;
 
   private:
@@ -160,7 +169,7 @@ class ViewModel {
     const Store& store_;
     const Analyzer& analyzer_;
     SeriesFilter filter_;
-    std::string filter_tags_, filter_ranks_;
+    std::string filter_tags_, filter_ranks_, filter_runs_;
     GlyphTier glyphs_ = GlyphTier::kBraille;
 
     std::size_t seen_ = 0;      // Store series taken in
@@ -174,6 +183,9 @@ class ViewModel {
     std::vector<std::string> root_names_;
     std::vector<std::string> run_names_;
     std::map<std::string, int, std::less<>> run_colour_;
+    std::map<std::string, RunLabel, std::less<>> run_labels_;
+    // Runs by their last path component: a new run's label changes only those of its group.
+    std::map<std::string, std::vector<std::string>, std::less<>> runs_by_base_;
     std::vector<TagGroup> groups_;  // [0, ordered_groups_) in card order, then new cards
     std::size_t ordered_groups_ = 0;
     std::unordered_map<std::string_view, std::size_t> group_at_;  // tag -> index in groups_

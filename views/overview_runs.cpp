@@ -16,7 +16,7 @@ namespace {
 
 // How many columns a run's name takes at most in the value rows and the legend.
 constexpr int kValueNameColumns = 10;
-constexpr int kLegendNameColumns = 16;
+constexpr int kLegendNameColumns = 28;  // "ds_pipe_job (csv_monitor)" whole
 
 Style run_style(const ViewModel& model, std::string_view run, bool front) {
     return {series_role(std::max(0, model.run_colour(run))), front};
@@ -81,7 +81,7 @@ ValueEntry value_entry(const ViewModel& model, const CardData& d, std::size_t i,
     const RunLine& r = d.runs[i];
     ValueEntry e;
     e.run = i;
-    e.name = fit(short_run(r.run), kValueNameColumns, model.ascii());
+    e.name = model.run_label(r.run, kValueNameColumns);
     e.value = short_value(r.last);
     e.name_style = run_style(model, r.run, front);
     AlertLevel level = AlertLevel::kOk;
@@ -170,7 +170,7 @@ void draw_run_legend(Canvas& canvas, const ViewModel& model, const OverviewState
     const std::string line = ascii ? "-" : "━";
     int x = 1;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const std::string name = fit(short_run(runs[i]), kLegendNameColumns, ascii);
+        const std::string name = model.run_label(runs[i], kLegendNameColumns);
         const int iw = display_width(line) + 1 + display_width(name);
         const std::size_t rest = runs.size() - i - 1;
         const int reserve = rest > 0 ? 2 + display_width("+" + std::to_string(rest)) : 0;

@@ -38,15 +38,15 @@ constexpr int kReadoutFrom = 8;
 constexpr int kLegendFrom = 10;
 
 // "r3", or "job:r3" when the columns span runs; a run without ranks by its name.
-std::string column_name(const RunRank& rr, bool many_runs) {
-    if (rr.rank == kNoRank) return rr.run.empty() ? "no rank" : short_run(rr.run);
+std::string column_name(const ViewModel& model, const RunRank& rr, bool many_runs) {
+    if (rr.rank == kNoRank) return rr.run.empty() ? "no rank" : model.run_label(rr.run);
     const std::string rank = fmt::format("r{}", rr.rank);
-    return many_runs ? short_run(rr.run) + ":" + rank : rank;
+    return many_runs ? model.run_label(rr.run) + ":" + rank : rank;
 }
 
 // The header cell: the rank alone (with several runs, the row above names the run).
-std::string column_head(const RunRank& rr) {
-    if (rr.rank == kNoRank) return rr.run.empty() ? "-" : short_run(rr.run);
+std::string column_head(const ViewModel& model, const RunRank& rr) {
+    if (rr.rank == kNoRank) return rr.run.empty() ? "-" : model.run_label(rr.run);
     return fmt::format("r{}", rr.rank);
 }
 
@@ -120,7 +120,8 @@ struct StatCell {
     Style style;
 };
 
-StatCell stat_cell(const Row& row, Stat stat, const std::vector<RunRank>& columns, bool many_runs) {
+StatCell stat_cell(const ViewModel& model, const Row& row, Stat stat,
+                   const std::vector<RunRank>& columns, bool many_runs) {
     const CrossRankStats& s = row.stats;
     const bool none = s.finite == 0;
     switch (stat) {
@@ -141,14 +142,15 @@ StatCell stat_cell(const Row& row, Stat stat, const std::vector<RunRank>& column
     if (n == 0 && bad == 0) return {"0", {Role::kDim}};
     std::string text;
     if (n == 1) {
-        text = "1 " + column_name(columns[worst_outlier(row)], many_runs);
+        text = "1 " + column_name(model, columns[worst_outlier(row)], many_runs);
     } else if (n > 1) {
-        text = fmt::format("{} ({} worst)", n, column_name(columns[worst_outlier(row)], many_runs));
+        text = fmt::format("{} ({} worst)", n,
+                           column_name(model, columns[worst_outlier(row)], many_runs));
     }
     if (bad > 0) {
         if (n == 0)
             text = fmt::format("{} nan {}", bad,
-                               column_name(columns[s.non_finite_ranks.front()], many_runs));
+                               column_name(model, columns[s.non_finite_ranks.front()], many_runs));
         else
             text += fmt::format(" +{} nan", bad);
     }
@@ -297,7 +299,8 @@ void table_frame(Frame& f, const ViewModel& model, int width, int height) {
 
     // Cells fit the page's values and every head.
     int cell_w = 2;
-    for (const RunRank& rr : l.columns) cell_w = std::max(cell_w, display_width(column_head(rr)));
+    for (const RunRank& rr : l.columns)
+        cell_w = std::max(cell_w, display_width(column_head(model, rr)));
     for (const Row& r : f.rows)
         for (int c = 0; c < ncols; ++c)
             if (r.series[c] != kNoSeries)
@@ -308,7 +311,8 @@ void table_frame(Frame& f, const ViewModel& model, int width, int height) {
         f.shown[s] = true;
         int w = display_width(kStatHeads[s]);
         for (const Row& r : f.rows)
-            w = std::max(w, display_width(stat_cell(r, Stat(s), l.columns, l.many_runs).text));
+            w = std::max(w,
+                         display_width(stat_cell(model, r, Stat(s), l.columns, l.many_runs).text));
         f.stat_w[s] = std::min(w, s == kOutliers ? kMaxOutliers : kMaxCell);
     }
     auto stats_width = [&] {
@@ -347,7 +351,7 @@ void sparkline_frame(Frame& f, const ViewModel& model, int width, int height) {
         f.rows.push_back(make_row(model, model.groups()[l.row], l.columns, l.by_rank, scratch));
     int label_w = 4;  // "RANK"
     for (const RunRank& rr : l.columns)
-        label_w = std::max(label_w, display_width(column_name(rr, l.many_runs)));
+        label_w = std::max(label_w, display_width(column_name(model, rr, l.many_runs)));
     l.label_w = std::min(label_w, std::max(6, width / 4));
     l.spark_x = l.label_w + 1;
     l.spark_w = width - l.spark_x - (kSparkLast + 1) - (kSparkDev + 1);
@@ -385,7 +389,7 @@ Frame make_frame(const RanksState& state, const ViewModel& model, int width, int
 
 // The row above the heads: what the cells are (one run) or whose they are (several runs), and
 // what the statistics are over.
-void draw_caption(Canvas& canvas, const Frame& f, bool ascii) {
+void draw_caption(Canvas& canvas, const ViewModel& model, const Frame& f, bool ascii) {
     const RanksLayout& l = f.l;
     const char32_t rule = ascii ? U'-' : U'─';
     const int ncols = static_cast<int>(l.columns.size());
@@ -406,7 +410,7 @@ void draw_caption(Canvas& canvas, const Frame& f, bool ascii) {
             while (e < last && l.columns[e].run == l.columns[c].run) ++e;
             const int x = l.cell_x + (c - l.first_column) * l.pitch;
             const int end = l.cell_x + (e - l.first_column) * l.pitch - 1;
-            label(x, end, short_run(l.columns[c].run), {Role::kTitle});
+            label(x, end, model.run_label(l.columns[c].run), {Role::kTitle});
             c = e;
         }
     }
@@ -428,7 +432,7 @@ std::array<int, kStats> stat_xs(const Frame& f) {
     return xs;
 }
 
-void draw_heads(Canvas& canvas, const Frame& f) {
+void draw_heads(Canvas& canvas, const ViewModel& model, const Frame& f) {
     const RanksLayout& l = f.l;
     const int y = l.body_y - 1;
     const Style head{Role::kTitle, true};
@@ -437,7 +441,7 @@ void draw_heads(Canvas& canvas, const Frame& f) {
     for (int c = l.first_column; c < last; ++c) {
         const int x = l.cell_x + (c - l.first_column) * l.pitch;
         const Style style = c == l.column ? Style{Role::kAccent, true, true} : head;
-        canvas.text_right(x + l.cell_w, y, fit(column_head(l.columns[c]), l.cell_w), style);
+        canvas.text_right(x + l.cell_w, y, fit(column_head(model, l.columns[c]), l.cell_w), style);
     }
     if (f.rule_x < 0) return;
     const std::array<int, kStats> xs = stat_xs(f);
@@ -450,7 +454,8 @@ void draw_heads(Canvas& canvas, const Frame& f) {
     }
 }
 
-void draw_row(Canvas& canvas, const Frame& f, const Row& row, int index, int y, bool ascii) {
+void draw_row(Canvas& canvas, const ViewModel& model, const Frame& f, const Row& row, int index,
+              int y, bool ascii) {
     const RanksLayout& l = f.l;
     const bool selected_row = index == l.row;
     const Style tag_style =
@@ -480,7 +485,7 @@ void draw_row(Canvas& canvas, const Frame& f, const Row& row, int index, int y, 
     const std::array<int, kStats> xs = stat_xs(f);
     for (int s = 0; s < kStats; ++s) {
         if (!f.shown[s]) continue;
-        const StatCell cell = stat_cell(row, Stat(s), l.columns, l.many_runs);
+        const StatCell cell = stat_cell(model, row, Stat(s), l.columns, l.many_runs);
         if (s == kOutliers)
             canvas.text(xs[s], y, fit(cell.text, f.stat_w[s], ascii), cell.style);
         else
@@ -526,9 +531,9 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model, int y,
     const Row& row = f.rows[r];
     const int c = l.column;
     std::vector<Piece> pieces;
-    std::string who = column_name(l.columns[c], l.many_runs);
+    std::string who = column_name(model, l.columns[c], l.many_runs);
     if (row.series[c] != kNoSeries && l.by_rank && model.runs() > 1)
-        who += " (" + short_run(model.store().at(row.series[c]).key().run) + ")";
+        who += " (" + model.run_label(model.store().at(row.series[c]).key().run) + ")";
     pieces.push_back({row.group->tag + " " + who + ":", {Role::kTitle, true}});
     if (row.series[c] == kNoSeries) {
         pieces.push_back({"no points of this tag on this rank", {Role::kDim}, 1});
@@ -599,14 +604,14 @@ std::string table_status(const RanksLayout& l) {
 void draw_table(Canvas& canvas, const ViewModel& model, const Frame& f) {
     const RanksLayout& l = f.l;
     const bool ascii = model.ascii();
-    draw_caption(canvas, f, ascii);
-    draw_heads(canvas, f);
+    draw_caption(canvas, model, f, ascii);
+    draw_heads(canvas, model, f);
     const char32_t bar = ascii ? U'|' : U'│';
     if (f.rule_x >= 0)
         for (int y = l.body_y - 1; y < l.body_y + static_cast<int>(f.rows.size()); ++y)
             canvas.put(f.rule_x, y, bar, {Role::kBorder});
     for (std::size_t i = 0; i < f.rows.size(); ++i)
-        draw_row(canvas, f, f.rows[i], l.first + static_cast<int>(i),
+        draw_row(canvas, model, f, f.rows[i], l.first + static_cast<int>(i),
                  l.body_y + static_cast<int>(i), ascii);
     if (l.readout_y >= 0) draw_readout(canvas, f, model, l.readout_y, ascii);
     if (l.legend_y >= 0) draw_legend(canvas, l.legend_y, ascii, false, f.cells);
@@ -759,7 +764,7 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
         if (!selected && id != kNoSeries && dev.level != CellLevel::kOk)
             label_style = cell_style(dev.level);
         if (selected) canvas.fill(0, y, l.label_w, 1, U' ', label_style);
-        canvas.text(0, y, fit(column_name(l.columns[c], l.many_runs), l.label_w, ascii),
+        canvas.text(0, y, fit(column_name(model, l.columns[c], l.many_runs), l.label_w, ascii),
                     label_style);
         if (id == kNoSeries) {
             canvas.text(l.spark_x, y, ascii ? "- no points of this tag" : "· no points of this tag",

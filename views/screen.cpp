@@ -118,23 +118,28 @@ void start_prompt(UiState& state, const ViewModel& model, Prompt::Kind kind) {
     state.prompt.kind = kind;
     state.prompt.before_tags = model.filter_tags();
     state.prompt.before_ranks = model.filter_ranks();
-    state.prompt.text = kind == Prompt::Kind::kTags ? model.filter_tags() : model.filter_ranks();
+    state.prompt.before_runs = model.filter_runs();
+    state.prompt.text = kind == Prompt::Kind::kTags    ? model.filter_tags()
+                        : kind == Prompt::Kind::kRanks ? model.filter_ranks()
+                                                       : model.filter_runs();
     state.prompt.error.clear();
 }
 
 // Applies the prompt's text as it stands; a text that does not parse leaves the last good
 // filter in place and says why.
 void preview(UiState& state, ViewModel& model) {
-    const bool tags = state.prompt.kind == Prompt::Kind::kTags;
-    const std::string tag_text = tags ? state.prompt.text : model.filter_tags();
-    const std::string rank_text = tags ? model.filter_ranks() : state.prompt.text;
-    Result<SeriesFilter> filter = SeriesFilter::make(tag_text, rank_text);
+    const Prompt::Kind kind = state.prompt.kind;
+    const std::string& typed = state.prompt.text;
+    const std::string tag_text = kind == Prompt::Kind::kTags ? typed : model.filter_tags();
+    const std::string rank_text = kind == Prompt::Kind::kRanks ? typed : model.filter_ranks();
+    const std::string run_text = kind == Prompt::Kind::kRuns ? typed : model.filter_runs();
+    Result<SeriesFilter> filter = SeriesFilter::make(tag_text, rank_text, run_text);
     if (!filter) {
         state.prompt.error = filter.error().message;
         return;
     }
     state.prompt.error.clear();
-    model.set_filter(std::move(*filter), tag_text, rank_text);
+    model.set_filter(std::move(*filter), tag_text, rank_text, run_text);
     model.update();
 }
 
@@ -142,8 +147,10 @@ bool prompt_key(UiState& state, const InputEvent& event, ViewModel& model) {
     Prompt& p = state.prompt;
     if (event.kind != InputEvent::Kind::kKey) return false;
     if (event.key == "Esc" || event.key == "Ctrl-C") {
-        Result<SeriesFilter> filter = SeriesFilter::make(p.before_tags, p.before_ranks);
-        if (filter) model.set_filter(std::move(*filter), p.before_tags, p.before_ranks);
+        Result<SeriesFilter> filter =
+            SeriesFilter::make(p.before_tags, p.before_ranks, p.before_runs);
+        if (filter)
+            model.set_filter(std::move(*filter), p.before_tags, p.before_ranks, p.before_runs);
         model.update();
         p = {};
         return true;
@@ -292,6 +299,9 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
         case Action::kFilterRanks:
             start_prompt(state, model, Prompt::Kind::kRanks);
             return out;
+        case Action::kFilterRuns:
+            start_prompt(state, model, Prompt::Kind::kRuns);
+            return out;
         case Action::kCycleSmoothing:
             state.detail.smoothing = next_smoothing(state.detail.smoothing);
             state.flash = fmt::format("smoothing {}", state.detail.smoothing);
@@ -410,9 +420,10 @@ void draw_prompt(Canvas& canvas, const ViewModel& model, const Prompt& p) {
     const int y = canvas.height() - 1, w = canvas.width();
     const bool ascii = model.ascii();
     canvas.fill(0, y, w, 1, U' ', {Role::kStatus});
-    const bool tags = p.kind == Prompt::Kind::kTags;
-    int x =
-        canvas.text(0, y, tags ? "filter tags (RE2): " : "ranks (0-7,!3): ", {Role::kAccent, true});
+    const char* label = p.kind == Prompt::Kind::kTags    ? "filter tags (RE2): "
+                        : p.kind == Prompt::Kind::kRanks ? "ranks (0-7,!3): "
+                                                         : "runs (glob,!glob): ";
+    int x = canvas.text(0, y, label, {Role::kAccent, true});
     // The end of what is typed stays visible: it gets half the row, or all that is left of a
     // narrow one (the count and the hint give way first).
     std::string text = p.text;

@@ -18,14 +18,14 @@ namespace runtop::ui {
 // The views, one row each in views/view_table.cpp.
 enum class ViewId { kOverview, kRanks, kHeatmap, kAnomalies, kDetail, kCompare };
 
-// The `/` and `r` prompts: what is typed is applied as it is typed (live preview); Enter keeps
-// it, Esc puts back what was there before.
+// The `/`, `r` and `R` prompts: what is typed is applied as it is typed (live preview); Enter
+// keeps it, Esc puts back what was there before.
 struct Prompt {
-    enum class Kind { kNone, kTags, kRanks };
+    enum class Kind { kNone, kTags, kRanks, kRuns };
     Kind kind = Kind::kNone;
     std::string text;
     std::string error;  // why the text does not parse yet (the last good filter stays)
-    std::string before_tags, before_ranks;
+    std::string before_tags, before_ranks, before_runs;
 };
 
 struct UiState {

@@ -39,15 +39,10 @@ std::string short_duration(double seconds) {
 
 }  // namespace
 
-std::string short_run(std::string_view run) {
-    const std::size_t slash = run.rfind('/');
-    return std::string(slash == std::string_view::npos ? run : run.substr(slash + 1));
-}
-
 std::string series_label(const ViewModel& model, SeriesId id, bool many_runs, int run_columns) {
     const RunRank rr = model.run_rank(id);
     std::string rank = rr.rank == kNoRank ? std::string() : fmt::format("r{}", rr.rank);
-    std::string run = fit(short_run(rr.run), run_columns, model.ascii());
+    std::string run = model.run_label(rr.run, run_columns);
     if (!many_runs) return rank.empty() ? run : rank;
     return rank.empty() ? run : run + " " + rank;
 }
@@ -63,7 +58,7 @@ std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids)
     if (runs.size() <= 1) {
         if (ids.size() == 1) {
             const SeriesKeyRef k = model.store().at(ids[0]).key();
-            return k.rank == kNoRank ? short_run(k.run) : fmt::format("rank {}", k.rank);
+            return k.rank == kNoRank ? model.run_label(k.run) : fmt::format("rank {}", k.rank);
         }
         if (ranks.size() == ids.size()) return fmt::format("{} ranks", ids.size());
         return fmt::format("{} series", ids.size());
@@ -239,6 +234,8 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         segments.push_back({"filter " + model.filter_tags(), {Role::kAccent}});
     if (!model.filter_ranks().empty())
         segments.push_back({"ranks " + model.filter_ranks(), {Role::kAccent}});
+    if (!model.filter_runs().empty())
+        segments.push_back({"runs " + model.filter_runs(), {Role::kAccent}});
     segments.push_back({plural(model.runs(), "run", "runs"), base});
     std::string series = plural(model.selected_count(), "series", "series");
     if (model.hidden() > 0)

@@ -57,10 +57,9 @@ void draw_too_small(Canvas& canvas, std::string_view view_name);
 // that do not fit are cut from the end, so the alert counts go last.
 void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right);
 
-// How views name runs and series: a run by its last path component ("job/a" → "a"); a series
-// "r2", or the run (fitted to run_columns) and rank when several runs share the view; a set of
-// series "4 ranks", "rank 3", "2 runs", "2 runs, 8 series".
-std::string short_run(std::string_view run);
+// How views name series: "r2", or the run (ViewModel::run_label, fitted to run_columns) and rank
+// when several runs share the view; a set of series "4 ranks", "rank 3", "2 runs", "2 runs, 8
+// series".
 std::string series_label(const ViewModel& model, SeriesId id, bool many_runs, int run_columns = 12);
 std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids);
 

@@ -1,6 +1,7 @@
 #include "core/config/config_flatten.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -139,23 +140,113 @@ std::optional<std::vector<ConfigItem>> table_items(std::string_view base,
     return last_wins(std::move(items));
 }
 
-// Rule 3: "key: value" / "key=value" lines.
+// Markdown around a key or value ("**lr**", "`0.1`"): the text plugin renders it, it is not
+// part of the setting.
+std::string_view unmarked(std::string_view s) {
+    for (std::string_view mark : {"**", "__", "`"})
+        if (s.size() > 2 * mark.size() && s.starts_with(mark) && s.ends_with(mark))
+            return trim(s.substr(mark.size(), s.size() - 2 * mark.size()));
+    return s;
+}
+
+// Rule 4: "key: value" / "key=value" lines, also as a markdown list ("- lr: 0.1").
 std::optional<std::vector<ConfigItem>> line_items(std::string_view base,
                                                   const std::vector<std::string_view>& lines) {
     std::vector<ConfigItem> items;
     std::map<std::string_view, bool> seen;
     for (std::string_view line : lines) {
         if (line.starts_with('#')) continue;
+        if (line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ "))
+            line = trim(line.substr(2));
         const std::size_t at = line.find_first_of(":=");
         if (at == std::string_view::npos) return std::nullopt;
-        const std::string_view key = trim(line.substr(0, at));
+        const std::string_view key = unmarked(trim(line.substr(0, at)));
         if (key.empty() || key.size() > kMaxLineKey || key.starts_with('|') ||
             key.starts_with('-') || key.starts_with('{'))
             return std::nullopt;
         if (!seen.emplace(key, true).second) return std::nullopt;
-        items.push_back({join_key(base, '/', key), std::string(trim(line.substr(at + 1)))});
+        items.push_back(
+            {join_key(base, '/', key), std::string(unmarked(trim(line.substr(at + 1))))});
     }
     if (items.size() < 2) return std::nullopt;
+    return items;
+}
+
+// Splits `text` at whitespace and commas outside quotes and brackets; nullopt when a quote or
+// bracket is left open.
+std::optional<std::vector<std::string_view>> pair_tokens(std::string_view text) {
+    std::vector<std::string_view> tokens;
+    std::string closers;  // the brackets open, innermost last
+    char quote = 0;
+    std::size_t start = std::string_view::npos;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool separator = quote == 0 && closers.empty() && (is_space(c) || c == ',');
+        if (separator) {
+            if (start != std::string_view::npos) tokens.push_back(text.substr(start, i - start));
+            start = std::string_view::npos;
+            continue;
+        }
+        if (start == std::string_view::npos) start = i;
+        if (quote != 0) {
+            if (c == '\\')
+                ++i;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            closers += c == '(' ? ')' : c == '[' ? ']' : '}';
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (closers.empty() || closers.back() != c) return std::nullopt;
+            closers.pop_back();
+        }
+    }
+    if (quote != 0 || !closers.empty()) return std::nullopt;
+    if (start != std::string_view::npos) tokens.push_back(text.substr(start));
+    return tokens;
+}
+
+// A setting's name as scripts write one: letters, digits, "_", ".", "-", "/", not a number.
+bool is_setting_name(std::string_view s) {
+    if (s.empty() || s.size() > kMaxLineKey) return false;
+    const char first = s.front();
+    if (!(std::isalpha(static_cast<unsigned char>(first)) || first == '_')) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' ||
+               c == '/';
+    });
+}
+
+// Rule 3: "key=value" pairs in one text, separated by spaces or commas ("lr=0.003 batch=6
+// seed=1", "--lr=0.003 --seed=1"), or inside a Python repr ("Namespace(lr=0.003, seed=1)",
+// a dataclass's). Every piece must be a pair, or the text is prose ("lr=0.003 worked"). Bare,
+// it takes two pairs (one is a value that holds "="); a quoted value loses its quotes.
+std::optional<std::vector<ConfigItem>> pair_items(std::string_view base, std::string_view text) {
+    text = trim(text);
+    std::size_t wanted = 2;
+    if (const std::size_t open = text.find('('); open != std::string_view::npos &&
+                                                 text.ends_with(')') &&
+                                                 is_setting_name(text.substr(0, open))) {
+        text = text.substr(open + 1, text.size() - open - 2);
+        wanted = 1;
+    }
+    const std::optional<std::vector<std::string_view>> tokens = pair_tokens(text);
+    if (!tokens || tokens->size() < wanted) return std::nullopt;
+    std::vector<ConfigItem> items;
+    std::map<std::string_view, bool> seen;
+    for (std::string_view token : *tokens) {
+        const std::size_t at = token.find('=');
+        if (at == std::string_view::npos) return std::nullopt;
+        std::string_view key = token.substr(0, at);
+        if (key.starts_with("--")) key.remove_prefix(2);
+        if (!is_setting_name(key) || !seen.emplace(key, true).second) return std::nullopt;
+        std::string_view value = token.substr(at + 1);
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
+            value.back() == value.front())
+            value = value.substr(1, value.size() - 2);
+        items.push_back({join_key(base, '/', key), std::string(value)});
+    }
     return items;
 }
 
@@ -173,6 +264,8 @@ std::vector<ConfigItem> flatten_config_text(std::string_view tag, std::string_vi
         return last_wins(std::move(*json));
     const std::vector<std::string_view> lines = lines_of(text);
     if (std::optional<std::vector<ConfigItem>> table = table_items(base, lines)) return *table;
+    // Pairs before lines: "lr=1 batch=6\nseed=1" is three settings, not lr = "1 batch=6".
+    if (std::optional<std::vector<ConfigItem>> pairs = pair_items(base, text)) return *pairs;
     if (std::optional<std::vector<ConfigItem>> items = line_items(base, lines)) return *items;
     return {ConfigItem{std::string(base), std::string(text)}};
 }

@@ -11,9 +11,15 @@
 //      as "{}";
 //   2. a markdown table of two columns (header row, `|-|-|` separator, rows: the TensorBoard
 //      text plugin convention for hyperparameters): one item per row, `<tag>/<first cell>`;
-//   3. two or more `key: value` or `key=value` lines (blank lines and `#` comments aside, no
-//      key twice): one item per line, `<tag>/<key>`;
-//   4. anything else: one item, the tag, with the whole text.
+//   3. `key=value` pairs, separated by spaces, commas or line breaks, two or more ("lr=0.003
+//      batch=6 seed=1", "--lr=0.003 --seed=1"), or one or more inside a Python repr
+//      ("Namespace(lr=0.003, seed=1)"): one item per pair, `<tag>/<key>`, a quoted value
+//      unquoted. Quotes and brackets keep a value whole ("betas=(0.9, 0.999)"); a piece that
+//      is not a pair ("lr=0.003 worked") makes it prose;
+//   4. two or more `key: value` or `key=value` lines (blank lines and `#` comments aside, no
+//      key twice), also as a markdown list ("- lr: 0.1") and with markdown marks around a key
+//      or value ("**lr**", "`0.1`"): one item per line, `<tag>/<key>`;
+//   5. anything else: one item, the tag, with the whole text.
 // A key given twice (in JSON, in a table) keeps its last value, as Python's json does.
 #pragma once
 

@@ -48,7 +48,7 @@ struct CompareCache {
     bool configured = false;
     std::string run_a, run_b;
     CompareOptions options;
-    std::string filter_tags, filter_ranks;
+    std::string filter_tags, filter_ranks, filter_runs;
     // The rows: computed from the comparer's result whenever it changed, sorted by `sort`.
     bool rows_valid = false;
     CompareSort sort = CompareSort::kDivergence;

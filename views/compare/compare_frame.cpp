@@ -260,7 +260,7 @@ void draw_title(Canvas& canvas, const ViewModel& model, const DetailState& state
     int end = w;
     if (g.has_data) {
         const int f = front_index(ch);
-        const std::string right = "front " + compare_run_label(ch, f);
+        const std::string right = "front " + compare_run_label(model, ch, f);
         const int rw = display_width(right);
         if (rw + 30 <= w) {
             canvas.text(w - rw, 0, right, {side_role(ch, f), true});
@@ -326,7 +326,7 @@ void draw_legend(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
     const std::string line = ascii ? "-" : "━";
     int series_w = 0;
     for (int k = 0; k < 2; ++k)
-        series_w += display_width(line + " " + compare_run_label(ch, k)) + 2;
+        series_w += display_width(line + " " + compare_run_label(model, ch, k)) + 2;
     // Keys give way to the runs, the last first.
     while (!keys.empty() && series_w + key_width() > w) keys.pop_back();
     int x = 0;
@@ -335,9 +335,8 @@ void draw_legend(Canvas& canvas, const ViewModel& model, const CompareChart& ch,
         const bool front = k == front_index(ch);
         x += canvas.text(x, l.legend_y, ascii && k != front_index(ch) ? "~" : line, {role, true});
         x += canvas.text(x, l.legend_y, " ");
-        x +=
-            canvas.text(x, l.legend_y, fit(compare_run_label(ch, k), std::max(1, w / 2 - x), ascii),
-                        {role, front, front});
+        x += canvas.text(x, l.legend_y, model.run_label(ch.side(k).run, std::max(1, w / 2 - x)),
+                         {role, front, front});
         x += 2;
     }
     draw_legend_keys(canvas, w - key_width() + 2, l.legend_y, keys);
@@ -351,10 +350,8 @@ std::string status_hint(int w) {
 
 }  // namespace
 
-std::string compare_run_label(const CompareChart& ch, int k) {
-    const std::string a = short_run(ch.sides.a.run), b = short_run(ch.sides.b.run);
-    if (a == b) return ch.side(k).run;
-    return k == 0 ? a : b;
+std::string compare_run_label(const ViewModel& model, const CompareChart& ch, int k) {
+    return model.run_label(ch.side(k).run);
 }
 
 char32_t divergence_mark(GlyphTier tier) {
@@ -392,7 +389,7 @@ void draw_compare_frame(Canvas& canvas, const ViewModel& model, const DetailStat
         const std::string delta = model.ascii() ? "delta " : "Δ ";
         const std::string minus = model.ascii() ? " - " : " − ";
         const std::string label =
-            delta + compare_run_label(ch, 1) + minus + compare_run_label(ch, 0);
+            delta + compare_run_label(model, ch, 1) + minus + compare_run_label(model, ch, 0);
         draw_delta_strip(canvas, at, ch.delta, ch.delta_range, label, model.glyphs());
     }
     draw_axes(canvas, model, ch, markers);

@@ -24,9 +24,8 @@ void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailStat
 void draw_compare_bottom(Canvas& canvas, const ViewModel& model, const DetailState& state,
                          const CompareChart& ch);
 
-// How the frame names a run: its last path component, or the whole name when both runs end
-// the same way.
-std::string compare_run_label(const CompareChart& ch, int k);
+// How the frame names a run: as every view does (ViewModel::run_label).
+std::string compare_run_label(const ViewModel& model, const CompareChart& ch, int k);
 // The divergence mark: ◆, or # in ASCII.
 char32_t divergence_mark(GlyphTier tier);
 

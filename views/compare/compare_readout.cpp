@@ -40,8 +40,9 @@ Style value_style(double v) {
 }
 
 // A run's label in the readout: "@N" when its point is of another step than the one read.
-std::string point_label(const CompareChart& ch, int k, const std::optional<SidePoint>& p) {
-    std::string label = compare_run_label(ch, k);
+std::string point_label(const ViewModel& model, const CompareChart& ch, int k,
+                        const std::optional<SidePoint>& p) {
+    std::string label = compare_run_label(model, ch, k);
     if (p && p->step != ch.readout.step) label += " @" + short_step(p->step);
     return label;
 }
@@ -70,7 +71,7 @@ void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailStat
     if (r.ok) {
         line(ch.sides.a.run == ch.sides.b.run
                  ? std::string("time")
-                 : "time " + compare_run_label(ch, r.reading_a ? 0 : 1),
+                 : "time " + compare_run_label(model, ch, r.reading_a ? 0 : 1),
              dim, time_text(r), {});
         line("wall", dim, wall_time_text(r.wall), {});
     }
@@ -79,7 +80,7 @@ void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailStat
     for (int k = 0; k < 2; ++k) {
         const std::optional<SidePoint>& p = k == 0 ? r.a : r.b;
         const bool is_front = k == front;
-        line(point_label(ch, k, p), {series_role(ch.side(k).colour), true, is_front},
+        line(point_label(model, ch, k, p), {series_role(ch.side(k).colour), true, is_front},
              p ? short_value(p->value) : "-", p ? value_style(p->value) : dim);
     }
     const Style differ = r.diverges ? Style{Role::kWarn, true} : Style{Role::kText};
@@ -92,7 +93,7 @@ void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailStat
     if (ch.divergence) {
         line("first at step", dim, short_step(ch.divergence->a.step), {Role::kAlert, true});
         if (cmp.align == CompareAlign::kRelativeWall)
-            line("time " + compare_run_label(ch, 0), dim,
+            line("time " + compare_run_label(model, ch, 0), dim,
                  relative_time_text(ch.divergence->a.wall - ch.sides.a.origin), {});
     } else {
         line("none", {Role::kOk}, "", {});
@@ -109,7 +110,8 @@ void draw_compare_panel(Canvas& canvas, const ViewModel& model, const DetailStat
             if (!std::isnan(p->lo))
                 right += "  " + short_value(p->lo) + (ascii ? ".." : "–") + short_value(p->hi);
         }
-        line(compare_run_label(ch, k), {series_role(ch.side(k).colour)}, right, {Role::kText});
+        line(compare_run_label(model, ch, k), {series_role(ch.side(k).colour)}, right,
+             {Role::kText});
     }
 }
 
@@ -132,7 +134,7 @@ void draw_compare_bottom(Canvas& canvas, const ViewModel& model, const DetailSta
     for (int k = 0; k < 2; ++k) {
         const std::optional<SidePoint>& p = k == 0 ? r.a : r.b;
         put("  ", {});
-        put(point_label(ch, k, p) + " ", {series_role(ch.side(k).colour), true, k == front});
+        put(point_label(model, ch, k, p) + " ", {series_role(ch.side(k).colour), true, k == front});
         put(p ? short_value(p->value) : "-", p ? value_style(p->value) : dim);
     }
     const Style differ = r.diverges ? Style{Role::kWarn, true} : Style{Role::kText};

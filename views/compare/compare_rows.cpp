@@ -106,7 +106,7 @@ std::pair<std::string, std::string> default_pair(const ViewModel& model) {
     auto runs_of = [&](const std::string& root) {
         std::vector<std::string> out;
         for (const std::string& n : names)
-            if (run_in_root(n, root)) out.push_back(n);
+            if (run_in_root(n, root) && model.filter().selects_run(n)) out.push_back(n);
         return out;
     };
     const std::vector<std::string> first = runs_of(roots[0]), second = runs_of(roots[1]);
@@ -127,16 +127,17 @@ std::pair<std::string, std::string> compare_runs_of(const CompareState& state,
         auto [da, db] = default_pair(model);
         if (!da.empty() && da != db) return {std::move(da), std::move(db)};
     }
+    // Runs the run filter (`R`, --runs) leaves out are not picked.
     if (a.empty()) {
         for (const std::string& n : names)
-            if (n != b) {
+            if (n != b && model.filter().selects_run(n)) {
                 a = n;
                 break;
             }
     }
     if (b.empty()) {
         for (const std::string& n : names)
-            if (n != a) {
+            if (n != a && model.filter().selects_run(n)) {
                 b = n;
                 break;
             }
@@ -154,13 +155,15 @@ const CompareRows& compare_rows(const CompareState& state, const ViewModel& mode
     auto [a, b] = compare_runs_of(state, model);
     const bool same = c.configured && c.run_a == a && c.run_b == b && c.options == state.options &&
                       c.filter_tags == model.filter_tags() &&
-                      c.filter_ranks == model.filter_ranks();
+                      c.filter_ranks == model.filter_ranks() &&
+                      c.filter_runs == model.filter_runs();
     if (!same) {
         c.run_a = std::move(a);
         c.run_b = std::move(b);
         c.options = state.options;
         c.filter_tags = model.filter_tags();
         c.filter_ranks = model.filter_ranks();
+        c.filter_runs = model.filter_runs();
         c.rows = CompareRows{};
         c.rows.run_a = c.run_a;
         c.rows.run_b = c.run_b;

@@ -20,8 +20,8 @@ namespace runtop::ui {
 std::string_view compare_sort_name(CompareSort sort, bool ascii);  // "divergence", "|Δ|", "name"
 CompareSort next_compare_sort(CompareSort sort);
 
-// The runs `state` compares: its own, or (when empty) the first two of model.run_names(),
-// which are in command-line root order (`runtop base=A new=B`: base is A).
+// The runs `state` compares: its own, or (when empty) the first two of model.run_names() the
+// run filter selects, which are in command-line root order (`runtop base=A new=B`: base is A).
 std::pair<std::string, std::string> compare_runs_of(const CompareState& state,
                                                     const ViewModel& model);
 

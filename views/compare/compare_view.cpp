@@ -140,9 +140,9 @@ void draw_title(Canvas& canvas, const ViewModel& model, const CompareRows& rows)
     const bool per_rank = o.ranks == CompareRanks::kPerRank;
     std::vector<Piece> pieces = {
         {"compare", {Role::kTitle, true}},
-        {"A " + rows.run_a, run_style(model, rows.run_a, true)},
+        {"A " + model.run_label(rows.run_a), run_style(model, rows.run_a, true)},
         {"vs", {Role::kDim}, 1},
-        {"B " + rows.run_b, run_style(model, rows.run_b, true), 1},
+        {"B " + model.run_label(rows.run_b), run_style(model, rows.run_b, true), 1},
     };
     std::string verdict = fmt::format("{} of {} {} diverge", rows.diverging, rows.rows(),
                                       rows.rows() == 1 ? "tag" : "tags");
@@ -248,7 +248,7 @@ void draw_only(Canvas& canvas, const ViewModel& model, const CompareRows& rows, 
     const std::string& run = a ? rows.run_a : rows.run_b;
     const int w = canvas.width();
     int x = canvas.text(0, y, fmt::format("only in {} ", a ? "A" : "B"), {Role::kDim});
-    x += canvas.text(x, y, fit(run, std::max(4, w / 4), ascii), run_style(model, run, true));
+    x += canvas.text(x, y, model.run_label(run, std::max(4, w / 4)), run_style(model, run, true));
     x += canvas.text(x, y, fmt::format(" ({}):", list.size()), {Role::kDim});
     for (std::size_t i = 0; i < list.size(); ++i) {
         const TagComparison& t = rows.tags[list[i]];
@@ -340,7 +340,8 @@ void draw_notice(Canvas& canvas, const ViewModel& model) {
                 fit("give runtop two roots, base first: runtop base=PATH new=PATH", w - 2, ascii),
                 {Role::kText});
     std::string read;
-    for (const std::string& r : model.run_names()) read += (read.empty() ? "" : ", ") + r;
+    for (const std::string& r : model.run_names())
+        read += (read.empty() ? "" : ", ") + model.run_label(r);
     read = read.empty() ? "no run read yet" : "runs read: " + read;
     canvas.text(1, 3, fit(read, w - 2, ascii), {Role::kDim});
     draw_status(canvas, model, "compare");
@@ -368,7 +369,8 @@ bool cycle_run(CompareState& state, const ViewModel& model, bool a) {
     const int from = at == names.end() ? -1 : static_cast<int>(at - names.begin());
     for (int i = 1; i <= n; ++i) {
         const std::string& candidate = names[((from + i) % n + n) % n];
-        if (candidate == other || candidate == mine) continue;
+        if (candidate == other || candidate == mine || !model.filter().selects_run(candidate))
+            continue;
         // Both pinned, so the other side stays what it is.
         state.run_a = a ? candidate : run_a;
         state.run_b = a ? run_b : candidate;
