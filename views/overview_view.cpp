@@ -215,8 +215,21 @@ void draw_chart(Canvas& canvas, int x, int y, int rows, std::span<const ColumnSu
     }
 }
 
-// What a badge takes of a title's room, at most (" ▲ 12 " and the gap to the title).
-constexpr int kBadgeRoom = 7;
+// The badge's count: how many series are in the card's worst state (README, docs/howto.md):
+// "▲ 2" is two alerts; "" for one series or none in trouble.
+std::string badge_count(const ViewModel& model, const TagGroup& group, AlertLevel level) {
+    std::size_t worst = 0;
+    for (SeriesId id : group.series)
+        worst += level != AlertLevel::kOk && model.analyzer().series_state(id).level == level;
+    return group.series.size() > 1 && worst > 0 ? std::to_string(worst) : std::string();
+}
+
+// The columns a card `w` wide leaves its title, beside its badge.
+int title_room(const ViewModel& model, const TagGroup& group, int w) {
+    const AlertLevel level = model.level(group);
+    const int bw = badge_width(level, model.glyphs(), badge_count(model, group, level));
+    return w - 4 - (bw > 0 ? bw + 3 : 0);
+}
 
 void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, int x, int y, int w,
                int h, bool selected, const OverviewState& state, std::size_t shared_prefix) {
@@ -227,25 +240,20 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
 
     // Top edge: the tag, and the badge at the right.
     const AlertLevel level = model.level(group);
-    // How many series are in that worst state (README, docs/howto.md): "▲ 2" is two alerts.
-    std::size_t worst = 0;
-    for (SeriesId id : group.series)
-        worst += level != AlertLevel::kOk && model.analyzer().series_state(id).level == level;
-    const std::string badge_count =
-        group.series.size() > 1 && worst > 0 ? std::to_string(worst) : std::string();
-    const int bw = badge_width(level, tier, badge_count);
+    const std::string count = badge_count(model, group, level);
+    const int bw = badge_width(level, tier, count);
     const Style border = selected ? Style{Role::kAccent, true} : Style{Role::kBorder};
     canvas.box(x, y, w, h, border, {}, ascii);
     if (bw > 0) {  // " ▲ 2 " on the top edge, one border cell from the corner
         const int bx = x + w - 3 - bw;
         canvas.put(bx - 1, y, U' ', border);
-        draw_badge(canvas, bx, y, level, tier, badge_count);
+        draw_badge(canvas, bx, y, level, tier, count);
         canvas.put(bx + bw, y, U' ', border);
     }
-    const int title_room = iw - 2 - (bw > 0 ? bw + 3 : 0);
-    if (title_room > 0) {
+    const int room = title_room(model, group, w);
+    if (room > 0) {
         const std::string title =
-            fit_tag(std::string_view(group.tag).substr(shared_prefix), title_room, ascii);
+            fit_tag(std::string_view(group.tag).substr(shared_prefix), room, ascii);
         canvas.text(x + 1, y, " " + title + " ",
                     selected ? Style{Role::kAccent, true, true} : Style{Role::kTitle, true});
     }
@@ -412,10 +420,11 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
     // status line, not on every card ("train/" stays on a page of short tags).
     std::vector<std::string_view> tags;
     bool cut = false;
-    const int room = w / std::max(1, layout.columns) - 4 - kBadgeRoom;
     for (int i = 0; i < shown; ++i) {
         tags.push_back(groups[first + i].tag);
-        cut = cut || display_width(tags.back()) > room;
+        const int col = i % layout.columns;
+        const int cw = (col + 1) * w / layout.columns - col * w / layout.columns;
+        cut = cut || display_width(tags.back()) > title_room(model, groups[first + i], cw);
     }
     const std::string shared = cut ? shared_tag_prefix(tags) : std::string();
     for (int i = 0; i < shown; ++i) {
