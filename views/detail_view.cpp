@@ -979,11 +979,7 @@ std::string detail_go_to_step(DetailState& state, std::int64_t step, const ViewM
                               int width, int height) {
     const DetailGeometry g = detail_geometry(model, state, width, height);
     if (!g.has_data) return "no points to go to";
-    std::string note;
-    if (step < g.data_lo || step > g.data_hi) {
-        note = fmt::format("step {} is outside the data ({}-{}): ", step, g.data_lo, g.data_hi);
-        step = std::clamp(step, g.data_lo, g.data_hi);
-    }
+    const std::string note = clamp_step(step, g.data_lo, g.data_hi, "the data");
     // Outside the window: the window moves to centre it, as wide as it was.
     if (step < g.lo || step > g.hi) {
         const std::int64_t span = g.hi - g.lo + 1;

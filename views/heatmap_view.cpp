@@ -581,11 +581,7 @@ std::string heatmap_go_to_step(HeatmapState& state, std::int64_t step, const Vie
                                int width, int height) {
     const HeatmapLayout l = heatmap_layout(state, model, width, height);
     if (!l.group) return "no tag to go to a step in";
-    std::string note;
-    if (step < l.lo || step > l.hi) {
-        note = fmt::format("step {} is outside the tag's steps ({}-{}): ", step, l.lo, l.hi);
-        step = std::clamp(step, l.lo, l.hi);
-    }
+    const std::string note = clamp_step(step, l.lo, l.hi, "the tag's steps");
     int c = 0;
     while (c + 1 < l.columns && l.bucket_start(c + 1) <= step) ++c;
     state.column = c == l.columns - 1 ? -1 : c;

@@ -267,6 +267,14 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     }
 }
 
+std::string clamp_step(std::int64_t& step, std::int64_t lo, std::int64_t hi,
+                       std::string_view whose) {
+    if (step >= lo && step <= hi) return {};
+    std::string note = fmt::format("step {} is outside {} ({}-{}): ", step, whose, lo, hi);
+    step = std::clamp(step, lo, hi);
+    return note;
+}
+
 char32_t trend_glyph(int direction, bool ascii) {
     if (direction > 0) return ascii ? U'^' : U'↑';
     if (direction < 0) return ascii ? U'v' : U'↓';

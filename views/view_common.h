@@ -68,6 +68,11 @@ std::string count_text(const ViewModel& model, const std::vector<SeriesId>& ids)
 // (nothing moved) for any other action.
 bool move_in_table(Action action, int& row, int& column, int rows, int page_rows);
 
+// `g`'s step kept inside [lo, hi]; when it was not, the note's start says so ("step 5000 is
+// outside the tag's steps (0-1999): "), else "".
+std::string clamp_step(std::int64_t& step, std::int64_t lo, std::int64_t hi,
+                       std::string_view whose);
+
 // -1 down, 0 flat, 1 up: ↓→↑, or v-^ when ascii.
 char32_t trend_glyph(int direction, bool ascii);
 // The direction from `before` to `now`: flat when the change is under 2% of their magnitude or
