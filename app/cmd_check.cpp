@@ -26,7 +26,8 @@ const std::vector<OptionSpec> kCheckOptions = {
      "the least severity that makes the exit code 1 (default warn: any anomaly); every anomaly "
      "is printed either way"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
-    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kRanksOption,
+    kRanksPerNodeOption,
     kRunsOption,
     {"allow-unreadable", "",
      "judge what could be read when some data files or directories under the roots cannot be "

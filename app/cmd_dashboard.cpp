@@ -37,7 +37,10 @@ namespace runtop {
 
 const std::vector<OptionSpec> kDashboardOptions = {
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive; `/` changes it)"},
-    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7 (`r` changes it)"},
+    {"ranks", "SPEC",
+     "only these ranks: 0-7, 0,2,5, !3, 0-15,!7, or nodes: n3, n0-1, !n2 (`r` "
+     "changes it)"},
+    kRanksPerNodeOption,
     {"runs", "PATTERN[,PATTERN]",
      "only these runs: globs on the run's path or its end (ds_pipe_job, csv_monitor/*, *seed*), "
      "!PATTERN leaves out (`R` changes it)"},
@@ -203,13 +206,16 @@ Result<Settings> settings_from(const Args& args) {
 // A filter as typed: --filter / `/`, --ranks / `r`, --runs / `R` ("" = none).
 struct FilterTexts {
     std::string tags, ranks, runs;
+    int ranks_per_node = kDefaultRanksPerNode;  // what `nN` in `ranks` means
     bool any() const { return !tags.empty() || !ranks.empty() || !runs.empty(); }
-    Result<SeriesFilter> make() const { return SeriesFilter::make(tags, ranks, runs); }
+    Result<SeriesFilter> make() const {
+        return SeriesFilter::make(tags, ranks, runs, ranks_per_node);
+    }
     bool operator==(const FilterTexts&) const = default;
 };
 
 FilterTexts filter_of(const ui::ViewModel& model) {
-    return {model.filter_tags(), model.filter_ranks(), model.filter_runs()};
+    return {model.filter_tags(), model.filter_ranks(), model.filter_runs(), model.ranks_per_node()};
 }
 
 // What reads the files and keeps what they hold, for one filter at ingest. Started with
@@ -250,6 +256,7 @@ std::unique_ptr<Pipeline> make_pipeline(const Settings& s, const FilterTexts& te
 // The model and the screen state the first frame shows.
 void start_model(ui::ViewModel& model, const Settings& s, const FilterTexts& texts,
                  ui::GlyphTier glyphs) {
+    model.set_ranks_per_node(texts.ranks_per_node);
     Result<SeriesFilter> filter = texts.make();
     if (filter) model.set_filter(std::move(*filter), texts.tags, texts.ranks, texts.runs);
     model.set_glyphs(glyphs);
@@ -305,7 +312,8 @@ int cmd_dashboard(const Args& args) {
     if (!opened) return fail(opened.error().message);
     ui::Terminal& term = **opened;
 
-    const FilterTexts started{args.get("filter"), args.get("ranks"), args.get("runs")};
+    const FilterTexts started{args.get("filter"), args.get("ranks"), args.get("runs"),
+                              settings->selection.ranks_per_node};
     std::unique_ptr<Pipeline> p = make_pipeline(*settings, started);
     p->ingest.start();
     start_model(p->model, *settings, started, term.glyph_tier());

@@ -39,7 +39,8 @@ const std::vector<OptionSpec> kDiffOptions = {
     kByOption,
     {"filter", "RE",
      "only tags matching the regex (RE2, case-insensitive); config is not filtered"},
-    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kRanksOption,
+    kRanksPerNodeOption,
     kMemoryOption,
     {"allow-unreadable", "",
      "compare what could be read when some data files or directories under a root cannot be "
@@ -137,7 +138,10 @@ int cmd_diff(const Args& args) {
         return usage_error("--format must be text, csv or json, not '" + format + "'");
     Result<CompareOptions> options = compare_options_from_args(args);
     if (!options) return usage_error(options.error().message);
-    Result<SeriesFilter> filter = SeriesFilter::make(args.get("filter"), args.get("ranks"));
+    Result<int> per_node = ranks_per_node_from_args(args);
+    if (!per_node) return usage_error(per_node.error().message);
+    Result<SeriesFilter> filter =
+        SeriesFilter::make(args.get("filter"), args.get("ranks"), {}, *per_node);
     if (!filter) return usage_error(filter.error().message);
     Result<StoreLimits> limits = store_limits_from_args(args);
     if (!limits) return usage_error(limits.error().message);

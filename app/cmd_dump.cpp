@@ -25,7 +25,8 @@ const std::vector<OptionSpec> kDumpOptions = {
      "network filesystems are polled anyway",
      true},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
-    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kRanksOption,
+    kRanksPerNodeOption,
     kRunsOption,
     {"help", "", "show this help"},
 };

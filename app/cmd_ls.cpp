@@ -19,7 +19,8 @@ namespace runtop {
 const std::vector<OptionSpec> kLsOptions = {
     {"format", "text|csv", "output format (default text)"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
-    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kRanksOption,
+    kRanksPerNodeOption,
     kRunsOption,
     kMemoryOption,
     {"help", "", "show this help"},

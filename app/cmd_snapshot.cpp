@@ -51,7 +51,8 @@ const std::vector<OptionSpec> kSnapshotOptions = {
     {"filter", "RE",
      "only tags matching the regex (RE2, case-insensitive); the other series are not read, so "
      "the rules judge only the selected ones (the dashboard judges every series)"},
-    {"ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7"},
+    kRanksOption,
+    kRanksPerNodeOption,
     kRunsOption,
     {"ascii", "", "ASCII glyphs only (default: braille and other UTF-8, whatever the locale)"},
     {"color", "never|always", "ANSI colours (dark theme, 256 colours) with always; default never"},
@@ -141,6 +142,7 @@ int cmd_snapshot(const Args& args) {
         std::fprintf(stderr, "runtop: %s\n", over.c_str());
 
     // The sink reads the filter no more: the view takes it.
+    model.set_ranks_per_node(selection->ranks_per_node);
     model.set_filter(std::move(selection->filter), args.get("filter"), args.get("ranks"),
                      args.get("runs"));
     model.set_glyphs(args.has("ascii") ? ui::GlyphTier::kAscii : ui::GlyphTier::kBraille);

@@ -27,14 +27,29 @@ Result<std::vector<RootSpec>> roots_from_args(const std::vector<std::string>& po
     return roots;
 }
 
+Result<int> ranks_per_node_from_args(const Args& args) {
+    if (!args.has("ranks-per-node")) return kDefaultRanksPerNode;
+    Result<long long> n = parse_integer("ranks-per-node", args.get("ranks-per-node"), 1, 65536);
+    if (!n) return n.error();
+    return static_cast<int>(*n);
+}
+
 Result<Selection> selection_from_args(const Args& args) {
+    Result<int> per_node = ranks_per_node_from_args(args);
+    if (!per_node) return per_node.error();
     Result<SeriesFilter> filter =
-        SeriesFilter::make(args.get("filter"), args.get("ranks"), args.get("runs"));
+        SeriesFilter::make(args.get("filter"), args.get("ranks"), args.get("runs"), *per_node);
     if (!filter) return filter.error();
     Result<std::vector<RootSpec>> roots = roots_from_args(args.positional);
     if (!roots) return roots.error();
-    return Selection{std::move(*filter), std::move(*roots)};
+    return Selection{std::move(*filter), std::move(*roots), *per_node};
 }
+
+const OptionSpec kRanksOption = {
+    "ranks", "SPEC", "only these ranks: 0-7, 0,2,5, !3, 0-15,!7, or nodes: n3, n0-1, !n2"};
+
+const OptionSpec kRanksPerNodeOption = {
+    "ranks-per-node", "N", "ranks a node holds, for nN in --ranks and `r` (default 8)"};
 
 const OptionSpec kRunsOption = {
     "runs", "PATTERN[,PATTERN]",

@@ -23,10 +23,15 @@ Result<std::vector<RootSpec>> roots_from_args(const std::vector<std::string>& po
 struct Selection {
     SeriesFilter filter;
     std::vector<RootSpec> roots;
+    int ranks_per_node = kDefaultRanksPerNode;  // --ranks-per-node: what `nN` means
 };
 Result<Selection> selection_from_args(const Args& args);
 // --runs PATTERN[,PATTERN], shared by the commands that take --filter and --ranks.
 extern const OptionSpec kRunsOption;
+// --ranks SPEC and --ranks-per-node N (what a node `nN` in the spec holds), shared likewise.
+extern const OptionSpec kRanksOption;
+extern const OptionSpec kRanksPerNodeOption;
+Result<int> ranks_per_node_from_args(const Args& args);
 
 // --memory SIZE, shared by the commands that keep a bounded Store.
 extern const OptionSpec kMemoryOption;

@@ -1,6 +1,8 @@
 #include "core/rank_spec.h"
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
 #include <string>
 
 #include "core/series_key.h"
@@ -22,19 +24,28 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-Result<RankSpec> RankSpec::parse(std::string_view text) {
+Result<RankSpec> RankSpec::parse(std::string_view text, int ranks_per_node) {
     RankSpec spec;
     std::string_view rest = trim(text);
     while (!rest.empty()) {
         size_t comma = rest.find(',');
         std::string_view item = trim(rest.substr(0, comma));
+        const std::string whole(item);  // as typed, for the error
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
         auto bad = [&] {
-            return Error{"bad rank spec '" + std::string(text) + "' at '" + std::string(item) +
-                         "': expected N, A-B or !N (e.g. 0-15,!7)"};
+            return Error{"bad rank spec '" + std::string(text) + "' at '" + whole +
+                         "': expected N, A-B or !N (e.g. 0-15,!7), or nodes nN, nA-B (e.g. n3)"};
         };
         bool negate = !item.empty() && item.front() == '!';
         if (negate) item = trim(item.substr(1));
+        // "n3", "node3", "n0-1": whole nodes.
+        bool nodes = false;
+        for (std::string_view word : {"node", "n"})
+            if (item.starts_with(word)) {
+                item = trim(item.substr(word.size()));
+                nodes = true;
+                break;
+            }
         size_t dash = item.find('-');
         int lo = 0, hi = 0;
         if (dash == std::string_view::npos) {
@@ -43,6 +54,13 @@ Result<RankSpec> RankSpec::parse(std::string_view text) {
         } else if (!parse_int(trim(item.substr(0, dash)), lo) ||
                    !parse_int(trim(item.substr(dash + 1)), hi) || hi < lo) {
             return bad();
+        }
+        if (nodes) {
+            const long long per = std::max(1, ranks_per_node);
+            if ((static_cast<long long>(hi) + 1) * per - 1 > std::numeric_limits<int>::max())
+                return bad();
+            lo = static_cast<int>(lo * per);
+            hi = static_cast<int>((static_cast<long long>(hi) + 1) * per - 1);
         }
         (negate ? spec.exclude_ : spec.include_).emplace_back(lo, hi);
     }

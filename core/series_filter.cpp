@@ -10,7 +10,7 @@ SeriesFilter::SeriesFilter(SeriesFilter&&) noexcept = default;
 SeriesFilter& SeriesFilter::operator=(SeriesFilter&&) noexcept = default;
 
 Result<SeriesFilter> SeriesFilter::make(std::string_view tag_regex, std::string_view rank_spec,
-                                        std::string_view run_patterns) {
+                                        std::string_view run_patterns, int ranks_per_node) {
     SeriesFilter filter;
     if (!tag_regex.empty()) {
         RE2::Options options;
@@ -22,7 +22,7 @@ Result<SeriesFilter> SeriesFilter::make(std::string_view tag_regex, std::string_
             return Error{"bad --filter regex '" + std::string(tag_regex) + "': " + re->error()};
         filter.tag_re_ = std::move(re);
     }
-    Result<RankSpec> ranks = RankSpec::parse(rank_spec);
+    Result<RankSpec> ranks = RankSpec::parse(rank_spec, ranks_per_node);
     if (!ranks) return ranks.error();
     filter.ranks_ = std::move(*ranks);
     Result<RunPatterns> runs = RunPatterns::parse(run_patterns);

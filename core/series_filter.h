@@ -26,7 +26,8 @@ class SeriesFilter {
 
     // Empty strings select everything.
     static Result<SeriesFilter> make(std::string_view tag_regex, std::string_view rank_spec,
-                                     std::string_view run_patterns = {});
+                                     std::string_view run_patterns = {},
+                                     int ranks_per_node = kDefaultRanksPerNode);
     bool selects(const SeriesKeyRef& key) const;
     // What is about a whole run (its configuration, restarts, stalls): only the run counts.
     bool selects_run(std::string_view run) const { return runs_.selects(run); }

@@ -121,7 +121,11 @@ TEST_F(Cli, LsFilterListsWhatTheUnfilteredLsListsForItsSeries) {
          {Case{{"--filter", "^grad_reduced/layers\\.0\\.weight/norm$"},
                ",grad_reduced/layers.0.weight/norm,",
                {"0", "1", "2", "3"}},
-          Case{{"--filter", "^train/loss$", "--ranks", "1,3"}, ",train/loss,", {"1", "3"}}}) {
+          Case{{"--filter", "^train/loss$", "--ranks", "1,3"}, ",train/loss,", {"1", "3"}},
+          // Node 1 of two ranks a node: ranks 2 and 3.
+          Case{{"--filter", "^train/loss$", "--ranks", "n1", "--ranks-per-node", "2"},
+               ",train/loss,",
+               {"2", "3"}}}) {
         std::vector<std::string> want;
         for (const std::string& row : testing::split_lines(all.out)) {
             if (row.find(c.tag_prefix) == std::string::npos) continue;
@@ -181,6 +185,7 @@ TEST(CliErrors, UsageErrorsExitTwo) {
                                                {"ls", "--bogus", "."},
                                                {"dump", "--filter", "(", "."},
                                                {"dump", "--ranks", "x", "."},
+                                               {"ls", "--ranks-per-node", "0", "."},
                                                {"demo", "--ranks", "0"},
                                                {"nonsense"}}) {
         auto r = run_runtop(args);

@@ -92,6 +92,30 @@ TEST(RankSpec, Selections) {
         EXPECT_FALSE(RankSpec::parse(bad).ok()) << bad;
 }
 
+TEST(RankSpec, WholeNodes) {
+    // 8 ranks a node by default: n3 is ranks 24-31.
+    RankSpec n3 = *RankSpec::parse("n3");
+    EXPECT_FALSE(n3.selects(23));
+    EXPECT_TRUE(n3.selects(24));
+    EXPECT_TRUE(n3.selects(31));
+    EXPECT_FALSE(n3.selects(32));
+    // A range of nodes, a node left out, "node" spelled out, mixed with ranks.
+    RankSpec mixed = *RankSpec::parse("n0-1,!n1,node4,100");
+    EXPECT_TRUE(mixed.selects(7));
+    EXPECT_FALSE(mixed.selects(8));
+    EXPECT_TRUE(mixed.selects(33));
+    EXPECT_TRUE(mixed.selects(100));
+    EXPECT_FALSE(mixed.selects(99));
+    // Another node size.
+    RankSpec sixteen = *RankSpec::parse("n1", 16);
+    EXPECT_TRUE(sixteen.selects(16));
+    EXPECT_TRUE(sixteen.selects(31));
+    EXPECT_FALSE(sixteen.selects(15));
+    for (const char* bad : {"n", "nx", "n3-1", "node", "!n", "n99999999999"})
+        EXPECT_FALSE(RankSpec::parse(bad).ok()) << bad;
+    EXPECT_NE(RankSpec::parse("nx").error().message.find("at 'nx'"), std::string::npos);
+}
+
 TEST(Identity, RunInRootIsTheRootOrBelowIt) {
     EXPECT_TRUE(run_in_root("job", "job"));
     EXPECT_TRUE(run_in_root("job/seed1", "job"));

@@ -190,6 +190,14 @@ TEST_F(Screen, RankFilter) {
     EXPECT_EQ(model_.filter_ranks(), "0-1,!1");
 }
 
+TEST_F(Screen, RankFilterByNode) {
+    model_.set_ranks_per_node(2);
+    keys("r n1 Enter");  // ranks 2 and 3
+    EXPECT_EQ(model_.filter_ranks(), "n1");
+    EXPECT_EQ(model_.selected().size(), 6u);
+    for (SeriesId id : model_.selected()) EXPECT_GE(model_.run_rank(id).rank, 2);
+}
+
 TEST_F(Screen, AFilterSaysWhatAlertsItHides) {
     // Rank 2's NaN loss is the one alert; ranks 0 and 1 have none.
     keys("r 0-1 Enter");

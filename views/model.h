@@ -87,6 +87,9 @@ class ViewModel {
     const std::string& filter_tags() const { return filter_tags_; }
     const std::string& filter_ranks() const { return filter_ranks_; }
     const std::string& filter_runs() const { return filter_runs_; }
+    // What a node `nN` in a rank filter holds (--ranks-per-node), for the `r` prompt.
+    int ranks_per_node() const { return ranks_per_node_; }
+    void set_ranks_per_node(int n) { ranks_per_node_ = n; }
     // How many times the filter was set: between two equal counts, a card's series only grow
     // (views that reuse what they queried tell a rank joining from a rank filtered out).
     std::uint64_t filter_changes() const { return filter_changes_; }
@@ -170,6 +173,7 @@ class ViewModel {
     const Analyzer& analyzer_;
     SeriesFilter filter_;
     std::string filter_tags_, filter_ranks_, filter_runs_;
+    int ranks_per_node_ = kDefaultRanksPerNode;
     GlyphTier glyphs_ = GlyphTier::kBraille;
 
     std::size_t seen_ = 0;      // Store series taken in

@@ -133,7 +133,8 @@ void preview(UiState& state, ViewModel& model) {
     const std::string tag_text = kind == Prompt::Kind::kTags ? typed : model.filter_tags();
     const std::string rank_text = kind == Prompt::Kind::kRanks ? typed : model.filter_ranks();
     const std::string run_text = kind == Prompt::Kind::kRuns ? typed : model.filter_runs();
-    Result<SeriesFilter> filter = SeriesFilter::make(tag_text, rank_text, run_text);
+    Result<SeriesFilter> filter =
+        SeriesFilter::make(tag_text, rank_text, run_text, model.ranks_per_node());
     if (!filter) {
         state.prompt.error = filter.error().message;
         return;
@@ -147,8 +148,8 @@ bool prompt_key(UiState& state, const InputEvent& event, ViewModel& model) {
     Prompt& p = state.prompt;
     if (event.kind != InputEvent::Kind::kKey) return false;
     if (event.key == "Esc" || event.key == "Ctrl-C") {
-        Result<SeriesFilter> filter =
-            SeriesFilter::make(p.before_tags, p.before_ranks, p.before_runs);
+        Result<SeriesFilter> filter = SeriesFilter::make(p.before_tags, p.before_ranks,
+                                                         p.before_runs, model.ranks_per_node());
         if (filter)
             model.set_filter(std::move(*filter), p.before_tags, p.before_ranks, p.before_runs);
         model.update();
@@ -421,7 +422,7 @@ void draw_prompt(Canvas& canvas, const ViewModel& model, const Prompt& p) {
     const bool ascii = model.ascii();
     canvas.fill(0, y, w, 1, U' ', {Role::kStatus});
     const char* label = p.kind == Prompt::Kind::kTags    ? "filter tags (RE2): "
-                        : p.kind == Prompt::Kind::kRanks ? "ranks (0-7,!3): "
+                        : p.kind == Prompt::Kind::kRanks ? "ranks (0-7,!3,n2): "
                                                          : "runs (glob,!glob): ";
     int x = canvas.text(0, y, label, {Role::kAccent, true});
     // The end of what is typed stays visible: it gets half the row, or all that is left of a
