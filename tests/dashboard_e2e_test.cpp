@@ -279,7 +279,7 @@ TEST_F(DashboardE2e, KeysDriveEveryView) {
 
     // `r` 0-1 Enter: the rank filter in the status line.
     ASSERT_TRUE(s.send_keys({"r"}));
-    ASSERT_TRUE(s.wait_for("ranks (0-7,!3):"));
+    ASSERT_TRUE(s.wait_for("ranks (0-7,!3,n2):"));
     ASSERT_TRUE(s.send_text("0-1"));
     ASSERT_TRUE(s.send_keys({"Enter"}));
     ASSERT_TRUE(s.wait_for(
@@ -302,7 +302,7 @@ TEST_F(DashboardE2e, KeysDriveEveryView) {
     ASSERT_TRUE(s.send_keys({"/"}));
     ASSERT_TRUE(s.wait_for("filter tags (RE2): loss"));
     ASSERT_TRUE(s.send_keys({"C-u", "Enter", "r"}));
-    ASSERT_TRUE(s.wait_for("ranks (0-7,!3): 0-1"));
+    ASSERT_TRUE(s.wait_for("ranks (0-7,!3,n2): 0-1"));
     ASSERT_TRUE(s.send_keys({"C-u", "Enter"}));
     ASSERT_TRUE(s.wait_for(
         [](const std::string& screen) {
