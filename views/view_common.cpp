@@ -218,7 +218,8 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     for (const RunStatus& run : model.analyzer().runs()) {
         if (!run.stalled) continue;
         const double quiet = in.now - run.last_arrival;
-        std::string text = "stalled " + (run.name.empty() ? std::string("run") : run.name);
+        std::string text =
+            "stalled " + (run.name.empty() ? std::string("run") : model.run_label(run.name));
         if (run.last_arrival >= 0 && quiet > 0) text += " " + short_duration(quiet);
         segments.push_back({std::move(text), {Role::kWarn, true, true}});
     }
