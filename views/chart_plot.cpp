@@ -400,9 +400,8 @@ void draw_x_labels(Canvas& canvas, const ChartLayout& l, const std::vector<AxisT
 
 std::int64_t DetailGeometry::column_step(int column) const {
     if (columns <= 0) return lo;
-    const auto width = static_cast<unsigned __int128>(static_cast<std::uint64_t>(hi + 1 - lo));
-    const auto c = static_cast<unsigned __int128>(std::clamp(column, 0, columns));
-    return lo + static_cast<std::int64_t>(static_cast<std::uint64_t>(width * c / columns));
+    return column_start(lo, hi + 1, static_cast<unsigned>(columns),
+                        static_cast<unsigned>(std::clamp(column, 0, columns)));
 }
 
 int DetailGeometry::column_of(std::int64_t step) const {

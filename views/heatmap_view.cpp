@@ -162,11 +162,7 @@ std::optional<std::int64_t> narrow_to_step(const Series& series, std::int64_t a,
             if (!parts[i].empty() && holds(parts[i])) hit = i;
         if (hit < 0) return std::nullopt;
         if (parts[hit].count == 1) return parts[hit].last_step;
-        const std::int64_t span = b - a;
-        auto at = [&](int part) {
-            return a + static_cast<std::int64_t>(static_cast<__int128>(span) * part / n);
-        };
-        const std::int64_t lo = at(hit), hi = at(hit + 1);
+        const std::int64_t lo = column_start(a, b, n, hit), hi = column_start(a, b, n, hit + 1);
         if (lo == a && hi == b) return parts[hit].last_step;  // no narrower split
         a = lo;
         b = hi;
@@ -433,11 +429,8 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model) {
 }  // namespace
 
 std::int64_t HeatmapLayout::bucket_start(int c) const {
-    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
-    const auto offset =
-        static_cast<std::uint64_t>(static_cast<unsigned __int128>(span) * static_cast<unsigned>(c) /
-                                   static_cast<unsigned>(std::max(1, columns)));
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + offset);
+    return column_start(lo, hi + 1, static_cast<unsigned>(std::max(1, columns)),
+                        static_cast<unsigned>(c));
 }
 
 HeatmapLayout heatmap_layout(const HeatmapState& state, const ViewModel& model, int width,

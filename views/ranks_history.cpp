@@ -22,7 +22,8 @@ std::vector<WorstDeviation> worst_deviations(const Store& store, std::span<const
     std::vector<WorstDeviation> out(n);
     if (hi < lo || n == 0) return out;
     const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
-    const int k = static_cast<int>(std::min<std::uint64_t>(span, std::max(1, time_columns)));
+    const auto k = static_cast<int>(std::min<std::uint64_t>(span, std::max(1, time_columns)));
+    const auto columns = static_cast<std::uint64_t>(k);
     std::vector<std::vector<ColumnSummary>> cols(n);
     for (std::size_t i = 0; i < n; ++i) {
         if (series[i] == kNoSeries) continue;
@@ -33,12 +34,9 @@ std::vector<WorstDeviation> worst_deviations(const Store& store, std::span<const
     CrossRankStats stats;
     std::vector<RankValue> values;
     for (int c = 0; c < k; ++c) {
-        const auto from = static_cast<std::int64_t>(
-            static_cast<std::uint64_t>(lo) +
-            static_cast<std::uint64_t>(static_cast<unsigned __int128>(span) * c / k));
-        const auto to = static_cast<std::int64_t>(
-            static_cast<std::uint64_t>(lo) +
-            static_cast<std::uint64_t>(static_cast<unsigned __int128>(span) * (c + 1) / k) - 1);
+        const auto at = static_cast<std::uint64_t>(c);
+        const std::int64_t from = column_start(lo, hi + 1, columns, at);
+        const std::int64_t to = column_start(lo, hi + 1, columns, at + 1) - 1;
         // Maxima, then minima: a spike up and a dip down both count.
         for (const bool maxima : {true, false}) {
             values.clear();

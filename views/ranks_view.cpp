@@ -4,8 +4,11 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -208,6 +211,20 @@ int body_rows_for(int height, int top, int count, bool readout, RanksLayout& l) 
     return rows;
 }
 
+// The steps a row's series span, [lo, hi]; nullopt when none has a point.
+std::optional<std::pair<std::int64_t, std::int64_t>> row_steps(const ViewModel& model,
+                                                               const Row& row) {
+    std::optional<std::pair<std::int64_t, std::int64_t>> out;
+    for (SeriesId id : row.series) {
+        if (id == kNoSeries || model.store().at(id).empty()) continue;
+        const Series& s = model.store().at(id);
+        out = out ? std::pair(std::min(out->first, s.first_step()),
+                              std::max(out->second, s.last_step()))
+                  : std::pair(s.first_step(), s.last_step());
+    }
+    return out;
+}
+
 // Time columns a rank's history is judged over: fewer when there are many ranks, so a page of
 // rows over 1,024 ranks stays a few thousand queries.
 int history_columns(std::size_t ranks) {
@@ -229,14 +246,9 @@ void add_history(Frame& f, const ViewModel& model) {
         }
     } else if (f.cells == RankCells::kWorst) {
         for (Row& r : f.rows) {
-            std::int64_t lo = 0, hi = -1;
-            for (SeriesId id : r.series) {
-                if (id == kNoSeries || model.store().at(id).empty()) continue;
-                const Series& s = model.store().at(id);
-                lo = hi < lo ? s.first_step() : std::min(lo, s.first_step());
-                hi = std::max(hi, s.last_step());
-            }
-            r.worst = worst_deviations(model.store(), r.series, lo, hi,
+            const auto steps =
+                row_steps(model, r).value_or(std::pair<std::int64_t, std::int64_t>(0, -1));
+            r.worst = worst_deviations(model.store(), r.series, steps.first, steps.second,
                                        history_columns(r.series.size()), deviation_ratio);
         }
     }
@@ -644,14 +656,10 @@ double quantile(std::vector<double>& v, double q) {
 SparkData spark_data(const ViewModel& model, const Row& row, int first, int count, int cells,
                      std::optional<bool> log) {
     SparkData d;
-    for (SeriesId id : row.series) {
-        if (id == kNoSeries) continue;
-        const Series& s = model.store().at(id);
-        d.lo = d.any ? std::min(d.lo, s.first_step()) : s.first_step();
-        d.hi = d.any ? std::max(d.hi, s.last_step()) : s.last_step();
-        d.any = true;
-    }
-    if (!d.any) return d;
+    const auto steps = row_steps(model, row);
+    if (!steps) return d;
+    d.any = true;
+    std::tie(d.lo, d.hi) = *steps;
     std::vector<double> mins, maxes;
     std::vector<ColumnSummary> all;
     const bool forced_log = log.value_or(false);

@@ -165,6 +165,16 @@ void draw_too_small(Canvas& canvas, std::string_view view_name) {
     }
 }
 
+namespace {
+
+// "▲ 5 alert", "△ 2 warn": a count of series in a state, behind its badge.
+std::string level_count(AlertLevel level, GlyphTier tier, std::size_t n) {
+    return badge_text(level, tier,
+                      fmt::format("{} {}", n, level == AlertLevel::kAlert ? "alert" : "warn"));
+}
+
+}  // namespace
+
 void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right) {
     const int y = canvas.height() - 1;
     const int w = canvas.width();
@@ -190,13 +200,11 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         segments.push_back({std::move(text), {Role::kOk}});
     } else {
         if (alerts.alert > 0)
-            segments.push_back({badge_text(AlertLevel::kAlert, model.glyphs(),
-                                           fmt::format("{} alert", alerts.alert)),
+            segments.push_back({level_count(AlertLevel::kAlert, model.glyphs(), alerts.alert),
                                 {Role::kAlert, true, true}});
         if (alerts.warn > 0)
-            segments.push_back(
-                {badge_text(AlertLevel::kWarn, model.glyphs(), fmt::format("{} warn", alerts.warn)),
-                 {Role::kWarn, true, true}});
+            segments.push_back({level_count(AlertLevel::kWarn, model.glyphs(), alerts.warn),
+                                {Role::kWarn, true, true}});
     }
     if (alerts.acknowledged > 0)
         segments.push_back({fmt::format("{} ack", alerts.acknowledged), {Role::kDim}});
@@ -204,12 +212,10 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     if (alerts.hidden_alert + alerts.hidden_warn > 0) {
         std::string text;
         if (alerts.hidden_alert > 0)
-            text = badge_text(AlertLevel::kAlert, model.glyphs(),
-                              fmt::format("{} alert", alerts.hidden_alert));
+            text = level_count(AlertLevel::kAlert, model.glyphs(), alerts.hidden_alert);
         if (alerts.hidden_warn > 0)
-            text +=
-                (text.empty() ? "" : " ") + badge_text(AlertLevel::kWarn, model.glyphs(),
-                                                       fmt::format("{} warn", alerts.hidden_warn));
+            text += (text.empty() ? "" : " ") +
+                    level_count(AlertLevel::kWarn, model.glyphs(), alerts.hidden_warn);
         segments.push_back({"the filter hides " + text,
                             {alerts.hidden_alert > 0 ? Role::kAlert : Role::kWarn, true}});
     }

@@ -72,6 +72,17 @@ struct QueryWork {
     std::uint64_t points = 0;
 };
 
+// Where column c of n starts when [step_lo, step_hi) is split as Series::query splits it:
+// step_lo + c * (step_hi - step_lo) / n, in 128-bit arithmetic (no overflow, whatever the
+// range). Views that draw columns find their steps with it.
+inline std::int64_t column_start(std::int64_t step_lo, std::int64_t step_hi, std::uint64_t n,
+                                 std::uint64_t c) {
+    const auto lo = static_cast<std::uint64_t>(step_lo);
+    const std::uint64_t width = static_cast<std::uint64_t>(step_hi) - lo;
+    const auto offset = static_cast<std::uint64_t>(static_cast<unsigned __int128>(width) * c / n);
+    return static_cast<std::int64_t>(lo + offset);
+}
+
 class Series {
   public:
     Series(SourceId source, SeriesId id, StoreMemory& memory);

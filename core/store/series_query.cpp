@@ -53,14 +53,9 @@ void Series::query(std::int64_t step_lo, std::int64_t step_hi, std::span<ColumnS
     for (ColumnSummary& c : out) c = ColumnSummary{};
     const std::size_t n = out.size();
     if (n == 0 || step_hi <= step_lo || count_ == 0) return;
-    // Column edges without overflow, whatever the range: in 128-bit unsigned arithmetic.
-    const auto lo = static_cast<std::uint64_t>(step_lo);
-    const std::uint64_t width = static_cast<std::uint64_t>(step_hi) - lo;
-    auto edge = [&](std::size_t c) {
-        const auto offset =
-            static_cast<std::uint64_t>(static_cast<unsigned __int128>(width) * c / n);
-        return static_cast<std::int64_t>(lo + offset);
-    };
+    const std::uint64_t width =
+        static_cast<std::uint64_t>(step_hi) - static_cast<std::uint64_t>(step_lo);
+    auto edge = [&](std::size_t c) { return column_start(step_lo, step_hi, n, c); };
     const SummaryBuffer& s = summaries_;
     if (path == QueryPath::kAuto)
         path = folded_ + retained() <= n * 24 ? QueryPath::kLinear : QueryPath::kSummaries;
