@@ -73,14 +73,22 @@ Fixture& fixture(Data data) {
 // `cached`: the overview keeps the cards it queried while their series do not change (a key
 // that moves the selection), the compare view its comparison; otherwise every frame queries
 // every card and compares the runs from scratch (the compare view's first frame).
-void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks,
-           bool cached = false) {
+// `fresh`: a point arrives before each frame (rank 0 of the first tag, the next step), so what
+// a view keeps while nothing changes (the binned rows' queries) is made again: a data frame.
+void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks, bool cached = false,
+           bool fresh = false) {
     Fixture& f = fixture(data);
     ui::UiState ui;
     for (const ui::InputEvent& e : ui::parse_key_script(keys))
         ui::handle(ui, e, *f.model, f.analyzer, 250, 80);
     ui::Canvas canvas(250, 80);
+    const SeriesId first = f.model->groups().front().series.front();
+    std::int64_t step = f.store.at(first).last_step();
     for (auto _ : state) {
+        if (fresh) {
+            ++step;
+            f.sink.append(first, {step, 1.7e9 + static_cast<double>(step), 1.0});
+        }
         if (!cached) {
             ui.overview.cache.reset();
             ui.compare.cache = ui::CompareMemo();  // the comparison made from scratch
@@ -117,6 +125,20 @@ void BM_FrameOverview256RanksCached(benchmark::State& s) {
 void BM_FrameRanks256Ranks(benchmark::State& s) {
     frame(s, "2", Data::kWide);
 }
+// 256 ranks on 80 rows: binned, every rank judged. A key's frame (nothing new: the queries are
+// kept) and a data frame (a point arrived: every rank queried and judged again).
+void BM_FrameHeatmap256RanksKey(benchmark::State& s) {
+    frame(s, "3", Data::kWide, true);
+}
+void BM_FrameHeatmap256RanksData(benchmark::State& s) {
+    frame(s, "3", Data::kWide, true, true);
+}
+void BM_FrameRankSparklines256RanksKey(benchmark::State& s) {
+    frame(s, "2 v", Data::kWide, true);
+}
+void BM_FrameRankSparklines256RanksData(benchmark::State& s) {
+    frame(s, "2 v", Data::kWide, true, true);
+}
 void BM_FrameDetail256Ranks(benchmark::State& s) {
     frame(s, "1 Enter", Data::kWide);
 }
@@ -151,6 +173,10 @@ BENCHMARK(BM_FrameOverview8Runs)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameOverview8RunsCached)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRanks256Ranks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameDetail256Ranks)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameHeatmap256RanksKey)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameHeatmap256RanksData)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameRankSparklines256RanksKey)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameRankSparklines256RanksData)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRanks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameHeatmap)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameDetail)->Unit(benchmark::kMillisecond);

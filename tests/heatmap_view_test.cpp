@@ -133,7 +133,7 @@ TEST_F(HeatmapView, ASpikeAveragedAwayInItsColumnStillShows) {
             }
     // Selected, the readout gives the column's max.
     state.row = 1;
-    state.column = spike_column;
+    state.step = l.bucket_start(spike_column);
     draw_heatmap(canvas, model, state);
     const std::string readout = row(canvas, l.readout_y);
     EXPECT_NE(readout.find("max 36"), std::string::npos) << readout;
@@ -225,13 +225,13 @@ TEST_F(HeatmapSteps, EnterOpensTheStepThatTellsInTheColumn) {
     EXPECT_EQ(heatmap_selection(state, model, 100, 14).step, l.bucket_start(l.column + 1) - 1);
     // Past the end: the last column, and the note says so.
     EXPECT_EQ(heatmap_go_to_step(state, 5000, model, 100, 14).rfind("step 5000 is outside", 0), 0u);
-    EXPECT_EQ(state.column, -1);
+    EXPECT_FALSE(state.step);  // the newest column, following
 }
 
 TEST_F(HeatmapSteps, BracketsWalkTheMarkedCellsInStepOrder) {
     ViewModel model(store_, analyzer_);
     HeatmapState state;
-    state.column = 0;
+    state.step = heatmap_layout(state, model, 100, 14).lo;
     auto at = [&] {
         const HeatmapSelection s = heatmap_selection(state, model, 100, 14);
         return std::make_pair(state.row, s.step.value_or(-1));
@@ -255,6 +255,7 @@ TEST_F(HeatmapView, PagesThreeHundredRanksAndNavigates) {
     ViewModel model(store_, analyzer_);
     const int w = 80, h = 20;
     HeatmapState state;
+    state.binned = false;  // paged: a row per rank (bins: HeatmapBins.*)
     HeatmapLayout l = heatmap_layout(state, model, w, h);
     ASSERT_EQ(l.rows, 300);
     ASSERT_GT(l.body_rows, 5);
@@ -277,19 +278,19 @@ TEST_F(HeatmapView, PagesThreeHundredRanksAndNavigates) {
     EXPECT_EQ(state.row, 0);
 
     // Columns: -1 follows the newest; Left leaves it, Right back to the end follows again.
-    EXPECT_EQ(state.column, -1);
+    EXPECT_FALSE(state.step);
     EXPECT_FALSE(heatmap_handle(state, Action::kRight, model, w, h));
     EXPECT_TRUE(heatmap_handle(state, Action::kLeft, model, w, h));
-    EXPECT_EQ(state.column, l.columns - 2);
+    EXPECT_EQ(state.step, l.bucket_start(l.columns - 2));
     EXPECT_TRUE(heatmap_handle(state, Action::kRight, model, w, h));
-    EXPECT_EQ(state.column, -1);
+    EXPECT_FALSE(state.step);
 
     // A click on a cell selects its row and column; on a label, the row only.
     EXPECT_TRUE(heatmap_mouse(state,
                               InputEvent::mouse(l.map_x + 5, l.body_y + 3, MouseButton::kLeft),
                               model, w, h) == Pointer::kChanged);
     EXPECT_EQ(state.row, 3);
-    EXPECT_EQ(state.column, 5);
+    EXPECT_EQ(state.step, 5);
     HeatmapSelection s = heatmap_selection(state, model, w, h);
     EXPECT_EQ(model.run_rank(s.series), (RunRank{"job", 3}));
     ASSERT_TRUE(s.step);
@@ -297,7 +298,7 @@ TEST_F(HeatmapView, PagesThreeHundredRanksAndNavigates) {
     EXPECT_TRUE(heatmap_mouse(state, InputEvent::mouse(0, l.body_y + 4, MouseButton::kLeft), model,
                               w, h) == Pointer::kChanged);
     EXPECT_EQ(state.row, 4);
-    EXPECT_EQ(state.column, 5);
+    EXPECT_EQ(state.step, 5);
     EXPECT_FALSE(heatmap_mouse(state, InputEvent::mouse(5, l.axis_y, MouseButton::kLeft), model, w,
                                h) == Pointer::kChanged);
 

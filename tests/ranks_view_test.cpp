@@ -176,8 +176,9 @@ TEST_F(RanksView, PagesThreeHundredRanks) {
     EXPECT_FALSE(ranks_handle(state, Action::kRight, model, w, h));
     EXPECT_EQ(ranks_selection(state, model).series, model.groups()[0].series[299]);
 
-    // Sparkline mode pages the ranks vertically.
+    // Sparkline mode, binning off, pages the ranks vertically (bins: RanksView.SparklineBins*).
     state = {};
+    state.binned = false;
     EXPECT_TRUE(ranks_handle(state, Action::kToggleRankSparklines, model, w, h));
     l = ranks_layout(state, model, w, h);
     EXPECT_TRUE(ranks_handle(state, Action::kPageDown, model, w, h));
@@ -187,6 +188,50 @@ TEST_F(RanksView, PagesThreeHundredRanks) {
         << row(canvas, h - 1);
     EXPECT_TRUE(ranks_handle(state, Action::kLast, model, w, h));
     EXPECT_EQ(state.column, 299);
+}
+
+TEST_F(RanksView, SparklineBinsKeepTheOutlierOnItsOwnRow) {
+    // 300 ranks on 20 rows; rank 250 spikes at step 30 and is back by the newest step, rank 7
+    // has a NaN: binned, each keeps a row of its own (the spike only the history shows).
+    for (int rank = 0; rank < 300; ++rank)
+        add("job", rank, "train/loss", 50, [rank](int s) {
+            if (rank == 250 && s == 30) return 40.0;
+            if (rank == 7 && s == 20) return std::nan("");
+            return 1.0 + 0.001 * rank + 0.01 * std::sin(s + rank);
+        });
+    ViewModel model(store_, analyzer_);
+    const int w = 100, h = 20;
+    RanksState state;
+    state.sparklines = true;
+    RanksLayout l = ranks_layout(state, model, w, h);
+    ASSERT_GT(l.binned, 0);
+    EXPECT_LE(static_cast<int>(l.lines.size()), l.body_rows);  // one page
+    EXPECT_EQ(l.outliers, 2);
+    Canvas canvas(w, h);
+    draw_ranks(canvas, model, state);
+    const std::string text = canvas.to_text();
+    EXPECT_NE(text.find(fmt::format("300 ranks in {} rows", l.lines.size())), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("2 outliers apart"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nr250 "), std::string::npos) << text;
+    EXPECT_NE(text.find("\nr7 "), std::string::npos) << text;
+    EXPECT_NE(text.find("\nr0-"), std::string::npos) << text;  // a bin
+    // o: the outliers on top, the NaN first; the selection (rank 0) stays on its bin.
+    EXPECT_TRUE(ranks_handle(state, Action::kToggleOutliersFirst, model, w, h));
+    l = ranks_layout(state, model, w, h);
+    EXPECT_EQ(l.lines[0].members, std::vector<int>{7});
+    EXPECT_EQ(l.lines[1].members, std::vector<int>{250});
+    EXPECT_EQ(l.line, 2);
+    EXPECT_NE(ranks_rows_note(state, model, w, h).find("2 outliers on top"), std::string::npos);
+    // Up walks rows: the rank 250 row, and Enter opens rank 250.
+    EXPECT_TRUE(ranks_handle(state, Action::kUp, model, w, h));
+    EXPECT_EQ(state.column, 250);
+    EXPECT_EQ(model.run_rank(ranks_selection(state, model).series), (RunRank{"job", 250}));
+    // b: a row per rank, paged.
+    EXPECT_TRUE(ranks_handle(state, Action::kToggleRankBins, model, w, h));
+    l = ranks_layout(state, model, w, h);
+    EXPECT_EQ(l.lines.size(), 300u);
+    EXPECT_EQ(l.binned, 0);
 }
 
 TEST_F(RanksView, NavigationClicksAndSelection) {

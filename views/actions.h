@@ -38,6 +38,8 @@ enum class Action {
     kGoToStep,
     kNextMark,
     kPreviousMark,
+    kToggleRankBins,
+    kToggleOutliersFirst,
     kZoomIn,
     kZoomOut,
     kResetZoom,

@@ -11,6 +11,7 @@
 #include "core/analysis/cross_rank.h"
 #include "core/format.h"
 #include "views/glyphs.h"
+#include "views/ranks_history.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
@@ -170,13 +171,67 @@ std::optional<std::int64_t> narrow_to_step(const Series& series, std::int64_t a,
     return a;
 }
 
+// Every series of the tag queried over the map's columns, and judged: kept while nothing
+// changes (a key's frame then queries nothing).
+ColumnsCache& all_columns(const ViewModel& model, const HeatmapLayout& l) {
+    thread_local ColumnsCache cache;
+    cache.get(model.store(), l.group->series, l.lo, l.hi, l.columns);
+    return cache;
+}
+
+double deviation_ratio(double value, const CrossRankStats& stats) {
+    return rank_deviation(value, stats).ratio;
+}
+
 // Everything a frame needs: the geometry and the page's columns.
 struct Frame {
     HeatmapLayout l;
     bool many_runs = false;
     std::vector<std::vector<ColumnSummary>> cols;  // per page row
+    // Per series of the tag, its columns: queried when the rows need every rank (bins, outliers
+    // first), else empty.
+    const std::vector<std::vector<ColumnSummary>>* all = nullptr;
     Ramp ramp;
 };
+
+// The rows: a row per series while they fit (and `o` does not ask to judge them), else every
+// rank judged against the others in each column (its worst, rank_outlier_score) and the rows
+// laid out by rank_rows.
+void lay_out_rows(Frame& f, const HeatmapState& state, const ViewModel& model, int room) {
+    HeatmapLayout& l = f.l;
+    const auto& series = l.group->series;
+    const int n = static_cast<int>(series.size());
+    const bool judge = (state.binned && n > room) || state.outliers_first;
+    if (!judge) {
+        l.lines.resize(n);
+        for (int i = 0; i < n; ++i) l.lines[i].members = {i};
+    } else {
+        ColumnsCache& cache = all_columns(model, l);
+        f.all = &cache.get(model.store(), l.group->series, l.lo, l.hi, l.columns);
+        const std::vector<double>& scores = cache.scores(deviation_ratio);
+        l.lines =
+            rank_rows(scores, {room, model.ranks_per_node(), state.binned, state.outliers_first});
+    }
+    l.rows = static_cast<int>(l.lines.size());
+    for (const RankRow& r : l.lines) {
+        if (r.bin()) l.binned += static_cast<int>(r.members.size());
+        l.outliers += r.outlier;
+    }
+}
+
+// A row's columns: its series' (queried now unless every series was), or its bin's merged.
+std::vector<ColumnSummary> row_columns(const Frame& f, const ViewModel& model, int r) {
+    const HeatmapLayout& l = f.l;
+    const RankRow& line = l.lines[r];
+    std::vector<ColumnSummary> out(l.columns);
+    if (!f.all) {
+        model.store().at(l.group->series[line.members.front()]).query(l.lo, l.hi + 1, out);
+        return out;
+    }
+    for (int m : line.members)
+        for (int c = 0; c < l.columns; ++c) merge_column(out[c], (*f.all)[m][c]);
+    return out;
+}
 
 Frame make_frame(const HeatmapState& state, const ViewModel& model, int width, int height,
                  bool query) {
@@ -185,8 +240,6 @@ Frame make_frame(const HeatmapState& state, const ViewModel& model, int width, i
     l.group = find_group(model, state.tag);
     if (!l.group) return f;
     const TagGroup& g = *l.group;
-    l.rows = static_cast<int>(g.series.size());
-    l.row = std::clamp(state.row, 0, std::max(0, l.rows - 1));
     f.many_runs = spans_runs(model, g);
 
     bool any = false;
@@ -200,18 +253,28 @@ Frame make_frame(const HeatmapState& state, const ViewModel& model, int width, i
         l.hi = any ? std::max(l.hi, s.last_step()) : s.last_step();
         any = true;
     }
-    l.label_w = std::min({label_w, kMaxLabel, std::max(4, width / 4)});
-    l.map_x = l.label_w + 1;
-    const auto span = static_cast<std::uint64_t>(l.hi) - static_cast<std::uint64_t>(l.lo) + 1;
-    l.columns = static_cast<int>(
-        std::max<std::uint64_t>(1, std::min<std::uint64_t>(span, std::max(1, width - l.map_x))));
-    l.column = state.column < 0 ? l.columns - 1 : std::min(state.column, l.columns - 1);
-
     // The title, the map, then right under it the axis, the legend and the readout; the
     // status line at the bottom.
     const bool legend = height >= kLegendFrom, readout = height >= kReadoutFrom;
     l.body_y = 1;
     const int avail = std::max(1, height - 1 - l.body_y - 1 - legend - readout);
+    // A bin's label: two ranks ("r1000-1023").
+    if (state.binned && static_cast<int>(g.series.size()) > avail)
+        label_w = std::max(label_w, 2 * label_w - 1);
+    l.label_w = std::min({label_w, kMaxLabel, std::max(4, width / 4)});
+    l.map_x = l.label_w + 1;
+    const auto span = static_cast<std::uint64_t>(l.hi) - static_cast<std::uint64_t>(l.lo) + 1;
+    l.columns = static_cast<int>(
+        std::max<std::uint64_t>(1, std::min<std::uint64_t>(span, std::max(1, width - l.map_x))));
+    l.column = state.step ? l.column_of(*state.step) : l.columns - 1;
+    if (any) {
+        lay_out_rows(f, state, model, avail);
+    } else {
+        l.rows = static_cast<int>(g.series.size());
+        l.lines.resize(l.rows);
+        for (int i = 0; i < l.rows; ++i) l.lines[i].members = {i};
+    }
+    l.row = std::clamp(state.row, 0, std::max(0, l.rows - 1));
     l.body_rows = std::clamp(l.rows, 1, avail);
     int y = l.body_y + l.body_rows;
     l.axis_y = y++;
@@ -219,12 +282,22 @@ Frame make_frame(const HeatmapState& state, const ViewModel& model, int width, i
     if (readout) l.readout_y = y;
     l.first = l.row / l.body_rows * l.body_rows;
     if (!query || !any) return f;
-    for (int i = l.first; i < std::min(l.rows, l.first + l.body_rows); ++i) {
-        f.cols.emplace_back(l.columns);
-        model.store().at(g.series[i]).query(l.lo, l.hi + 1, f.cols.back());
-    }
+    for (int i = l.first; i < std::min(l.rows, l.first + l.body_rows); ++i)
+        f.cols.push_back(row_columns(f, model, i));
     f.ramp = make_ramp(f.cols, state.log);
     return f;
+}
+
+// A row's label: the rank's ("r3", "job:r3"), or its bin's ("r0-23").
+std::string line_label(const Frame& f, const ViewModel& model, int r) {
+    const RankRow& line = f.l.lines[r];
+    const SeriesId first = f.l.group->series[line.members.front()];
+    if (!line.bin()) return row_label(model, model.run_rank(first), f.many_runs);
+    const SeriesId last = f.l.group->series[line.members.back()];
+    return row_label(model, model.run_rank(first), f.many_runs) + "-" +
+           (f.many_runs && model.store().at(last).key().run != model.store().at(first).key().run
+                ? row_label(model, model.run_rank(last), true)
+                : std::to_string(model.store().at(last).key().rank));
 }
 
 // ---- drawing
@@ -236,10 +309,17 @@ void draw_title(Canvas& canvas, const Frame& f, const ViewModel& model) {
     const std::string x = ascii ? "x" : "×";
     const std::uint64_t span = static_cast<std::uint64_t>(l.hi - l.lo) + 1;
     std::vector<Piece> pieces = {{l.group->tag, {Role::kTitle, true}}};
-    std::string what = fmt::format("{} {} {} steps {}{}{}", l.rows,
-                                   f.many_runs ? "series" : (l.rows == 1 ? "rank" : "ranks"), x,
-                                   short_step(l.lo), dash, short_step(l.hi));
+    const int n = static_cast<int>(l.group->series.size());
+    std::string what =
+        fmt::format("{} {}", n, f.many_runs ? "series" : (n == 1 ? "rank" : "ranks"));
+    if (l.binned > 0) what += fmt::format(" in {} rows", l.rows);
+    what += fmt::format(" {} steps {}{}{}", x, short_step(l.lo), dash, short_step(l.hi));
     pieces.push_back({what, {Role::kDim}});
+    if (l.binned > 0 || l.outliers > 0)
+        pieces.push_back({fmt::format("{}{}{} apart{}", l.binned > 0 ? "neighbours binned, " : "",
+                                      l.outliers, l.outliers == 1 ? " outlier" : " outliers",
+                                      l.lines.front().outlier ? ", on top" : ""),
+                          {l.outliers > 0 ? Role::kAlert : Role::kDim, l.outliers > 0}});
     const double per = static_cast<double>(span) / l.columns;
     pieces.push_back(
         {per <= 1 ? std::string("1 step a column")
@@ -283,17 +363,18 @@ void draw_map(Canvas& canvas, const Frame& f, const ViewModel& model) {
     for (std::size_t i = 0; i < f.cols.size(); ++i) {
         const int r = l.first + static_cast<int>(i);
         const int y = l.body_y + static_cast<int>(i);
-        const SeriesId id = l.group->series[r];
-        const AlertLevel alert = model.analyzer().series_state(id).level;
+        AlertLevel alert = AlertLevel::kOk;
+        for (int m : l.lines[r].members)
+            alert = std::max(alert, model.analyzer().series_state(l.group->series[m]).level);
         Style label = alert == AlertLevel::kAlert  ? Style{Role::kAlert, true}
                       : alert == AlertLevel::kWarn ? Style{Role::kWarn, true}
+                      : l.lines[r].bin()           ? Style{Role::kDim}
                                                    : Style{Role::kText};
         if (r == l.row) {
             label = {Role::kAccent, true, true};
             canvas.fill(0, y, l.label_w, 1, U' ', label);
         }
-        canvas.text(0, y, fit(row_label(model, model.run_rank(id), f.many_runs), l.label_w, ascii),
-                    label);
+        canvas.text(0, y, fit(line_label(f, model, r), l.label_w, ascii), label);
         for (int c = 0; c < l.columns; ++c) {
             const HeatCell cell = classify(f.cols[i][c], f.ramp);
             if (r == l.row && c == l.column)
@@ -387,8 +468,10 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model) {
     const ColumnSummary& c = f.cols[i][l.column];
     const std::string dash = ascii ? "-" : "–";
     const std::int64_t a = l.bucket_start(l.column), b = l.bucket_start(l.column + 1) - 1;
-    std::string where =
-        row_label(model, model.run_rank(l.group->series[l.row]), f.many_runs) +
+    const RankRow& line = l.lines[l.row];
+    std::string where = line_label(f, model, l.row);
+    if (line.bin()) where += fmt::format(" ({} ranks)", line.members.size());
+    where +=
         (a == b ? " step " + short_step(a) : " steps " + short_step(a) + dash + short_step(b)) +
         ":";
     std::vector<Piece> pieces = {{where, {Role::kTitle, true}}};
@@ -402,13 +485,29 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model) {
                 {(one ? "value " : "mean ") + short_value(c.mean),
                  {cell.kind == CellKind::kLevel ? heat_role(cell.level) : Role::kText, true},
                  1});
-            if (!one && c.min != c.max)
-                pieces.push_back({", min " + short_value(c.min) + ", max " + short_value(c.max),
+            if (!one && c.min != c.max) {
+                // A bin's extremes name their rank.
+                auto whose = [&](double v, bool max) -> std::string {
+                    if (!line.bin() || !f.all) return "";
+                    for (int m : line.members) {
+                        const ColumnSummary& x = (*f.all)[m][l.column];
+                        if (has_finite(x) && (max ? x.max : x.min) == v)
+                            return " (" +
+                                   row_label(model, model.run_rank(l.group->series[m]),
+                                             f.many_runs) +
+                                   ")";
+                    }
+                    return "";
+                };
+                pieces.push_back({", min " + short_value(c.min) + whose(c.min, false) + ", max " +
+                                      short_value(c.max) + whose(c.max, true),
                                   {Role::kText},
                                   0});
+            }
         }
         pieces.push_back(
             {fmt::format("({} point{})", c.count, c.count == 1 ? "" : "s"), {Role::kDim}, 1});
+        if (line.outlier) pieces.push_back({"· a rank off its peers", {Role::kAlert, true}, 1});
         if (non_finite(c)) {
             std::string text;
             if (c.nan) text += fmt::format("{} nan", c.nan);
@@ -431,6 +530,23 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model) {
 std::int64_t HeatmapLayout::bucket_start(int c) const {
     return column_start(lo, hi + 1, static_cast<unsigned>(std::max(1, columns)),
                         static_cast<unsigned>(c));
+}
+
+int HeatmapLayout::column_of(std::int64_t step) const {
+    if (columns <= 1 || step <= lo) return 0;
+    if (step >= hi) return columns - 1;
+    const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
+    int c = std::clamp(static_cast<int>(static_cast<unsigned __int128>(step - lo) * columns / span),
+                       0, columns - 1);
+    // As bucket_start splits (its rounding may differ by one).
+    while (c + 1 < columns && bucket_start(c + 1) <= step) ++c;
+    while (c > 0 && bucket_start(c) > step) --c;
+    return c;
+}
+
+SeriesId HeatmapLayout::row_series(int r) const {
+    if (!group || r < 0 || r >= rows || lines[r].bin()) return kNoSeries;
+    return group->series[lines[r].members.front()];
 }
 
 HeatmapLayout heatmap_layout(const HeatmapState& state, const ViewModel& model, int width,
@@ -475,6 +591,7 @@ void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState& st
     if (l.rows > l.body_rows)
         right = fmt::format("rows {}-{} of {}, ", l.first + 1,
                             std::min(l.rows, l.first + l.body_rows), l.rows);
+    if (l.binned > 0) right += "b: a row per rank, ";
     const auto& groups = model.groups();
     const auto index = static_cast<int>(l.group - groups.data());
     right += fmt::format("tag {}/{}", index + 1, groups.size());
@@ -492,14 +609,31 @@ bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, 
         const int n = static_cast<int>(groups.size());
         const int i = static_cast<int>(l.group - groups.data());
         state.tag = groups[(i + (action == Action::kNextSeries ? 1 : n - 1)) % n].tag;
+    } else if (action == Action::kToggleRankBins || action == Action::kToggleOutliersFirst) {
+        // The selection follows its rank into the new rows (a bin: its first member).
+        const int member = l.rows > 0 ? l.lines[l.row].members.front() : 0;
+        if (action == Action::kToggleRankBins)
+            state.binned = !state.binned;
+        else
+            state.outliers_first = !state.outliers_first;
+        const HeatmapLayout after = heatmap_layout(state, model, width, height);
+        state.row = 0;
+        for (int r = 0; r < after.rows; ++r) {
+            const auto& m = after.lines[r].members;
+            if (std::find(m.begin(), m.end(), member) != m.end()) state.row = r;
+        }
+        return true;
     } else if (!move_in_table(action, row, column, l.rows, l.body_rows)) {
         return false;
     }
     state.row = std::clamp(row, 0, std::max(0, l.rows - 1));
     column = std::clamp(column, 0, l.columns - 1);
-    // The last column follows the newest steps as they arrive.
-    state.column = column == l.columns - 1 ? -1 : column;
-    return state.row != before.row || state.column != before.column || state.tag != before.tag;
+    // The last column follows the newest steps as they arrive; another keeps its step.
+    if (column == l.columns - 1)
+        state.step.reset();
+    else if (column != l.column || state.step)
+        state.step = l.bucket_start(column);
+    return state.row != before.row || state.step != before.step || state.tag != before.tag;
 }
 
 std::string heatmap_toggle_log(HeatmapState& state, const ViewModel& model, int width, int height) {
@@ -526,9 +660,48 @@ bool heatmap_click(HeatmapState& state, int x, int y, const ViewModel& model, in
     state.row = r;
     if (x >= l.map_x && x < l.map_x + l.columns) {
         const int c = x - l.map_x;
-        state.column = c == l.columns - 1 ? -1 : c;
+        if (c == l.columns - 1)
+            state.step.reset();
+        else
+            state.step = l.bucket_start(c);
     }
-    return state.row != before.row || state.column != before.column;
+    return state.row != before.row || state.step != before.step;
+}
+
+}  // namespace
+
+namespace {
+
+// The member of the selected bin that tells in the selected column: one with a NaN/Inf, the
+// one holding the spike's max (the dip's min), else the one furthest from the bin's mean.
+SeriesId bin_member(const HeatmapState& state, const ViewModel& model, int width, int height) {
+    const Frame f = make_frame(state, model, width, height, true);
+    const HeatmapLayout& l = f.l;
+    const RankRow& line = l.lines[l.row];
+    const int i = l.row - l.first;
+    SeriesId best = l.group->series[line.members.front()];
+    if (!f.all || i < 0 || i >= static_cast<int>(f.cols.size())) return best;
+    const ColumnSummary& merged = f.cols[i][l.column];
+    const CellKind kind = classify(merged, f.ramp).kind;
+    double far = -1;
+    for (int m : line.members) {
+        const ColumnSummary& x = (*f.all)[m][l.column];
+        if (x.empty()) continue;
+        const SeriesId id = l.group->series[m];
+        if (kind == CellKind::kNan) {
+            if (non_finite(x)) return id;
+            continue;
+        }
+        if (!has_finite(x)) continue;
+        if (kind == CellKind::kSpike && x.max == merged.max) return id;
+        if (kind == CellKind::kDip && x.min == merged.min) return id;
+        const double off = std::fabs(x.mean - merged.mean);
+        if (off > far) {
+            far = off;
+            best = id;
+        }
+    }
+    return best;
 }
 
 }  // namespace
@@ -539,7 +712,8 @@ HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& m
     HeatmapSelection s;
     s.group = l.group;
     if (!l.group || l.rows == 0) return s;
-    s.series = l.group->series[l.row];
+    s.series = l.row_series(l.row);
+    if (s.series == kNoSeries) s.series = bin_member(state, model, width, height);
     const Series& series = model.store().at(s.series);
     if (series.empty()) return s;
     const std::int64_t a = l.bucket_start(l.column), b = l.bucket_start(l.column + 1);
@@ -570,14 +744,39 @@ HeatmapSelection heatmap_selection(const HeatmapState& state, const ViewModel& m
     return s;
 }
 
+std::string heatmap_rows_note(const HeatmapState& state, const ViewModel& model, int width,
+                              int height) {
+    const HeatmapLayout l = heatmap_layout(state, model, width, height);
+    if (!l.group) return "no tag shown";
+    const int n = static_cast<int>(l.group->series.size());
+    std::string note;
+    if (!state.binned)
+        note = fmt::format("a row per rank ({} rows; b: bins)", n);
+    else if (l.binned > 0)
+        note = fmt::format(
+            "{} ranks in {} rows: neighbours binned, outliers apart (b: a row per rank)", n,
+            l.rows);
+    else
+        note = fmt::format("every rank fits: a row each ({})", n);
+    if (state.outliers_first)
+        note += l.outliers > 0
+                    ? fmt::format(", {} outlier{} on top", l.outliers, l.outliers == 1 ? "" : "s")
+                    : ", no outlier to put on top";
+    else
+        note += ", in rank order";
+    return note;
+}
+
 std::string heatmap_go_to_step(HeatmapState& state, std::int64_t step, const ViewModel& model,
                                int width, int height) {
     const HeatmapLayout l = heatmap_layout(state, model, width, height);
     if (!l.group) return "no tag to go to a step in";
     const std::string note = clamp_step(step, l.lo, l.hi, "the tag's steps");
-    int c = 0;
-    while (c + 1 < l.columns && l.bucket_start(c + 1) <= step) ++c;
-    state.column = c == l.columns - 1 ? -1 : c;
+    const int c = l.column_of(step);
+    if (c == l.columns - 1)
+        state.step.reset();
+    else
+        state.step = step;
     const std::int64_t a = l.bucket_start(c), b = l.bucket_start(c + 1) - 1;
     return note + (a == b ? fmt::format("step {}", a)
                           : fmt::format("step {}: the column of steps {}-{}", step, a, b));
@@ -610,7 +809,10 @@ std::string heatmap_next_mark(HeatmapState& state, int direction, const ViewMode
     if (direction < 0 && it == marked.begin())
         return fmt::format("no marked cell before this one ({} in this tag)", marked.size());
     if (direction < 0) --it;
-    state.column = it->first == l.columns - 1 ? -1 : it->first;
+    if (it->first == l.columns - 1)
+        state.step.reset();
+    else
+        state.step = l.bucket_start(it->first);
     state.row = it->second;
     return fmt::format("marked cell {} of {}", static_cast<int>(it - marked.begin()) + 1,
                        marked.size());

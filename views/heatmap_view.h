@@ -11,6 +11,11 @@
 //   r1 steps 195-199: mean 8.12, min 1.04, max 36.41 (5 points) ↑ spike   <- the selection
 //
 // Rows are the tag's series ((run, rank) pairs; "run:r3" labels across runs), paged vertically.
+// When there are more than the canvas holds (1,024 ranks), neighbours share a row (a bin,
+// views/rank_bins.h: its cell the column of every member's points together, so its colour is
+// their mean, its ↑/↓ any member's spike or dip, the readout its min and max and whose they
+// are), and a rank off its peers in any column, or holding a NaN, keeps a row of its own (`b`:
+// a row per rank again; `o`: outliers on top, worst first).
 // Columns split the tag's common step range evenly across the canvas (one step a column when
 // there are fewer steps than columns), each queried with Series::query, so a column's count,
 // min, max, mean and NaN/Inf counts are exact, whatever was folded.
@@ -41,6 +46,7 @@
 #include "views/canvas.h"
 #include "views/heatmap_state.h"
 #include "views/model.h"
+#include "views/rank_bins.h"
 #include "views/view_api.h"
 
 namespace runtop::ui {
@@ -48,15 +54,23 @@ namespace runtop::ui {
 // Where things are on a canvas of this size: what draw, handle, click and selection share.
 struct HeatmapLayout {
     const TagGroup* group = nullptr;  // nullptr: nothing to show
-    int rows = 0;                     // the tag's series
-    int row = 0, column = 0;          // the selection, clamped (column resolved from -1)
-    std::int64_t lo = 0, hi = 0;      // the tag's steps, [lo, hi]
-    int columns = 0;                  // step columns (buckets)
-    int label_w = 0, map_x = 0;       // the row labels, then the map
+    // The rows: each one series of the group (members index group->series) or a bin of them.
+    std::vector<RankRow> lines;
+    int rows = 0;                 // lines.size()
+    int binned = 0;               // ranks sharing rows in bins (0: a row per rank)
+    int outliers = 0;             // ranks off their peers (own rows)
+    int row = 0, column = 0;      // the selection, clamped (the column resolved from its step)
+    std::int64_t lo = 0, hi = 0;  // the tag's steps, [lo, hi]
+    int columns = 0;              // step columns (buckets)
+    int label_w = 0, map_x = 0;   // the row labels, then the map
     int body_y = 1, body_rows = 1, first = 0;
     int axis_y = -1, legend_y = -1, readout_y = -1;
     // Column c covers steps [bucket_start(c), bucket_start(c + 1)), as Series::query splits.
     std::int64_t bucket_start(int c) const;
+    // The column holding `step` (clamped to the columns).
+    int column_of(std::int64_t step) const;
+    // The series of row r when it is one rank's, kNoSeries for a bin.
+    SeriesId row_series(int r) const;
 };
 HeatmapLayout heatmap_layout(const HeatmapState& state, const ViewModel& model, int width,
                              int height);
@@ -68,7 +82,8 @@ void draw_heatmap(Canvas& canvas, const ViewModel& model, const HeatmapState& st
 
 // Navigation for a canvas of this size: kUp/kDown rows, kLeft/kRight columns (the last column
 // follows the newest steps), kPageUp/kPageDown a page of rows, kFirst/kLast the first/last row;
-// kNextSeries/kPreviousSeries the next/previous tag. Returns whether the state changed.
+// kNextSeries/kPreviousSeries the next/previous tag; kToggleRankBins bins (or a row per rank),
+// kToggleOutliersFirst outliers on top. Returns whether the state changed.
 bool heatmap_handle(HeatmapState& state, Action action, const ViewModel& model, int width,
                     int height);
 
@@ -87,10 +102,16 @@ std::string heatmap_go_to_step(HeatmapState& state, std::int64_t step, const Vie
 std::string heatmap_next_mark(HeatmapState& state, int direction, const ViewModel& model, int width,
                               int height);
 
-// What Enter opens: the series of the selected row and the step that tells in the selected
-// column: the first anomaly runtop or msProbe recorded there, else its first NaN/Inf, else the
-// step of the extreme that makes it a spike (dip), else its newest point's step (where the
-// column starts when it has none). A column of 17 steps holding a spike at 1234 opens at 1234.
+// The note `b` or `o` leaves: what the rows are now.
+std::string heatmap_rows_note(const HeatmapState& state, const ViewModel& model, int width,
+                              int height);
+
+// What Enter opens: the series of the selected row (of a bin, the member that tells in the
+// column: a NaN, the spike's or dip's, else the furthest from the others) and the step that
+// tells in the selected column: the first anomaly runtop or msProbe recorded there, else its first
+// NaN/Inf, else the step of the extreme that makes it a spike (dip), else its newest point's step
+// (where the column starts when it has none). A column of 17 steps holding a spike at 1234 opens at
+// 1234.
 struct HeatmapSelection {
     const TagGroup* group = nullptr;
     SeriesId series = kNoSeries;

@@ -16,6 +16,17 @@
 
 namespace runtop::ui {
 
+// How far a rank's value is from the median of the ranks: the cross-rank outlier limit of
+// core/analysis/cross_rank.h, max(5 MAD, 5% of |median|); beyond it an outlier, beyond half of
+// it "off". Fewer than 3 finite ranks have no majority to stand out from: every value is kOk.
+enum class CellLevel { kOk, kOff, kOutlier, kNonFinite };
+struct CellDeviation {
+    CellLevel level = CellLevel::kOk;
+    double ratio = 0;  // |value - median| / the outlier limit (inf when the limit is 0)
+};
+CellDeviation rank_deviation(double value, const CrossRankStats& stats,
+                             const CrossRankOptions& options = {});
+
 // The anomaly records of one series: how many, and the worst severity among them.
 struct AnomalyTally {
     std::uint32_t count = 0;
@@ -32,7 +43,7 @@ struct WorstDeviation {
     double ratio = 0;         // |value - median| / the limit; 1 is an outlier
     double value = 0, median = 0;
     std::int64_t from = 0, to = 0;  // the column's steps, inclusive
-    CrossRankStats stats;           // of that column
+    int ranks = 0;                  // finite ranks in that column (the median's)
 };
 // Per entry of `series` (kNoSeries: an empty result), over [lo, hi]; `ratio` measures a value
 // against a column's statistics (the ranks view's rank_deviation).
@@ -40,5 +51,11 @@ using DeviationRatio = double (*)(double value, const CrossRankStats& stats);
 std::vector<WorstDeviation> worst_deviations(const Store& store, std::span<const SeriesId> series,
                                              std::int64_t lo, std::int64_t hi, int time_columns,
                                              DeviationRatio ratio);
+// The same over columns already queried: per rank, its columns of [lo, hi] as Series::query
+// split them (all of one count; empty: the rank has no series). The heatmap judges its own
+// cells' columns so.
+std::vector<WorstDeviation> worst_deviations_in(std::span<const std::vector<ColumnSummary>> cols,
+                                                std::int64_t lo, std::int64_t hi,
+                                                DeviationRatio ratio);
 
 }  // namespace runtop::ui

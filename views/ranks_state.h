@@ -16,6 +16,10 @@ struct RanksState {
     // The sparklines' y scale as `l` chose it (true: log); nullopt follows the data.
     std::optional<bool> log;
     RankCells cells = RankCells::kNewest;
+    // Sparklines of more ranks than rows: bins of neighbours, outliers apart (b: a row per
+    // rank); o: outliers on top, worst first (views/rank_bins.h).
+    bool binned = true;
+    bool outliers_first = false;
 };
 
 }  // namespace runtop::ui

@@ -196,6 +196,8 @@ struct Frame {
     int rule_x = -1;          // the "│" before them, -1 when none is shown
     std::optional<bool> log;  // the sparklines' scale as chosen (RanksState::log)
     RankCells cells = RankCells::kNewest;
+    // Sparklines judged for bins: every rank's columns over the row's steps, else nullptr.
+    const std::vector<std::vector<ColumnSummary>>* all = nullptr;
 };
 
 // Rows for `count` lines from `top`, the legend and readout right under them (the status line
@@ -351,26 +353,53 @@ void table_frame(Frame& f, const ViewModel& model, int width, int height) {
     if (stats_width() > 0) f.rule_x = l.cell_x + l.per_page * l.pitch;
 }
 
-void sparkline_frame(Frame& f, const ViewModel& model, int width, int height) {
+void sparkline_frame(Frame& f, const ViewModel& model, const RanksState& state, int width,
+                     int height) {
     RanksLayout& l = f.l;
     const int ncols = static_cast<int>(l.columns.size());
     l.body_y = 2;  // the title, then the heads
     // Each rank's row says what the readout would.
-    l.body_rows = body_rows_for(height, l.body_y, ncols, false, l);
-    l.first = l.column / l.body_rows * l.body_rows;
+    const int room = body_rows_for(height, l.body_y, ncols, false, l);
     CrossRankScratch scratch;
     if (l.rows > 0)
         f.rows.push_back(make_row(model, model.groups()[l.row], l.columns, l.by_rank, scratch));
+    const bool bins = state.binned && ncols > room;
     int label_w = 4;  // "RANK"
     for (const RunRank& rr : l.columns)
         label_w = std::max(label_w, display_width(column_name(model, rr, l.many_runs)));
+    if (bins) label_w = 2 * label_w - 1;  // "r1000-1023"
     l.label_w = std::min(label_w, std::max(6, width / 4));
     l.spark_x = l.label_w + 1;
     l.spark_w = width - l.spark_x - (kSparkLast + 1) - (kSparkDev + 1);
     if (l.spark_w < 8) l.spark_w = width - l.spark_x - (kSparkLast + 1);
     if (l.spark_w < 4) l.spark_w = width - l.spark_x;
     l.spark_w = std::max(1, l.spark_w);
-    (void)ncols;
+
+    // The rows: a row per rank while they fit (and `o` does not ask to judge them); else each
+    // rank judged against the others over the sparkline's own columns.
+    const auto steps = (f.rows.empty() ? std::nullopt : row_steps(model, f.rows[0]))
+                           .value_or(std::pair<std::int64_t, std::int64_t>(0, -1));
+    if ((bins || state.outliers_first) && steps.second >= steps.first) {
+        thread_local ColumnsCache cache;
+        f.all = &cache.get(model.store(), f.rows[0].series, steps.first, steps.second,
+                           spark_columns(l.spark_w, model.glyphs()));
+        const std::vector<double>& scores = cache.scores(deviation_ratio);
+        l.lines =
+            rank_rows(scores, {room, model.ranks_per_node(), state.binned, state.outliers_first});
+    } else {
+        l.lines.resize(ncols);
+        for (int c = 0; c < ncols; ++c) l.lines[c].members = {c};
+    }
+    for (std::size_t r = 0; r < l.lines.size(); ++r) {
+        const RankRow& line = l.lines[r];
+        if (line.bin()) l.binned += static_cast<int>(line.members.size());
+        l.outliers += line.outlier;
+        if (std::find(line.members.begin(), line.members.end(), l.column) != line.members.end())
+            l.line = static_cast<int>(r);
+    }
+    l.legend_y = l.readout_y = -1;
+    l.body_rows = body_rows_for(height, l.body_y, static_cast<int>(l.lines.size()), false, l);
+    l.first = l.line / l.body_rows * l.body_rows;
 }
 
 // The columns and the cursor: what the selection needs, without a row's values.
@@ -391,7 +420,7 @@ Frame make_frame(const RanksState& state, const ViewModel& model, int width, int
     f.cells = state.cells;
     f.l = cursor_layout(state, model);
     if (state.sparklines)
-        sparkline_frame(f, model, width, height);
+        sparkline_frame(f, model, state, width, height);
     else
         table_frame(f, model, width, height);
     return f;
@@ -566,7 +595,7 @@ void draw_readout(Canvas& canvas, const Frame& f, const ViewModel& model, int y,
                           {Role::kText},
                           1});
         pieces.push_back({"· " + deviation_text(w.value, w.median, ascii) + " vs the median " +
-                              short_value(w.median) + fmt::format(" of {} ranks", w.stats.finite),
+                              short_value(w.median) + fmt::format(" of {} ranks", w.ranks),
                           {Role::kText},
                           1});
         if (w.non_finite) pieces.push_back({"· nan/inf on this rank", {Role::kNan, true}, 1});
@@ -653,9 +682,11 @@ double quantile(std::vector<double>& v, double q) {
 // spike still shows, as a column reaching the top. Log scale as `log` says, or (nullopt) when
 // every value is positive and the range spans over a decade; a log scale takes its range from
 // the positive values, and there is none without them.
-SparkData spark_data(const ViewModel& model, const Row& row, int first, int count, int cells,
-                     std::optional<bool> log) {
+SparkData spark_data(const ViewModel& model, const Frame& f, int cells, std::optional<bool> log) {
     SparkData d;
+    if (f.rows.empty()) return d;
+    const Row& row = f.rows[0];
+    const RanksLayout& l = f.l;
     const auto steps = row_steps(model, row);
     if (!steps) return d;
     d.any = true;
@@ -663,11 +694,22 @@ SparkData spark_data(const ViewModel& model, const Row& row, int first, int coun
     std::vector<double> mins, maxes;
     std::vector<ColumnSummary> all;
     const bool forced_log = log.value_or(false);
-    for (int c = first; c < first + count; ++c) {
+    const int last = std::min(static_cast<int>(l.lines.size()), l.first + l.body_rows);
+    for (int r = l.first; r < last; ++r) {
         d.page.emplace_back();
-        if (row.series[c] == kNoSeries) continue;
-        d.page.back().resize(cells);
-        model.store().at(row.series[c]).query(d.lo, d.hi + 1, d.page.back());
+        const RankRow& line = l.lines[r];
+        if (f.all) {  // the columns every rank was judged by: a bin's merged
+            for (int m : line.members) {
+                const auto& cols = (*f.all)[m];
+                if (cols.empty()) continue;
+                d.page.back().resize(cols.size());
+                for (std::size_t k = 0; k < cols.size(); ++k)
+                    merge_column(d.page.back()[k], cols[k]);
+            }
+        } else if (row.series[line.members.front()] != kNoSeries) {
+            d.page.back().resize(cells);
+            model.store().at(row.series[line.members.front()]).query(d.lo, d.hi + 1, d.page.back());
+        }
         for (const ColumnSummary& col : d.page.back()) {
             if (col.empty() || !std::isfinite(col.min) || !std::isfinite(col.max)) continue;
             if (forced_log && col.max <= 0) continue;
@@ -713,6 +755,34 @@ std::vector<int> far_beyond(std::span<const ColumnSummary> columns, const SparkR
     return out;
 }
 
+// A row's label: the rank's name, or its bin's ("r0-23", "job:r0-23").
+std::string line_name(const ViewModel& model, const RanksLayout& l, const RankRow& line) {
+    const RunRank& first = l.columns[line.members.front()];
+    if (!line.bin()) return column_name(model, first, l.many_runs);
+    const RunRank& last = l.columns[line.members.back()];
+    if (first.rank == kNoRank || last.rank == kNoRank || first.run != last.run)
+        return column_name(model, first, l.many_runs) + "-" + column_name(model, last, l.many_runs);
+    return column_name(model, first, l.many_runs) + "-" + std::to_string(last.rank);
+}
+
+// The member of a row that LAST and VS MEDIAN speak for: the rank itself, or the bin's member
+// furthest from the median of the ranks (a NaN first).
+int speaking_member(const Row& row, const RankRow& line) {
+    int best = line.members.front();
+    double far = -1;
+    for (int m : line.members) {
+        if (row.series[m] == kNoSeries) continue;
+        const CellDeviation d = rank_deviation(row.last[m], row.stats);
+        const double off =
+            d.level == CellLevel::kNonFinite ? std::numeric_limits<double>::infinity() : d.ratio;
+        if (off > far) {
+            far = off;
+            best = m;
+        }
+    }
+    return best;
+}
+
 void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
     const RanksLayout& l = f.l;
     const bool ascii = model.ascii();
@@ -721,9 +791,8 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
     if (f.rows.empty()) return;
     const Row& row = f.rows[0];
     const int ncols = static_cast<int>(l.columns.size());
-    const int count = std::min(l.body_rows, ncols - l.first);
-    const SparkData d =
-        spark_data(model, row, l.first, count, spark_columns(l.spark_w, tier), f.log);
+    const int nlines = static_cast<int>(l.lines.size());
+    const SparkData d = spark_data(model, f, spark_columns(l.spark_w, tier), f.log);
     const bool has_last = l.spark_x + l.spark_w + 1 + kSparkLast <= w;
     const bool has_dev = l.spark_x + l.spark_w + 2 + kSparkLast + kSparkDev <= w;
     const int last_x = l.spark_x + l.spark_w + 1;
@@ -737,9 +806,19 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
         std::vector<Piece> pieces = {{row.group->tag, {Role::kTitle, true}}};
         if (d.any) {
             const std::string dash = ascii ? "-" : "–";
-            pieces.push_back(
-                {"one sparkline per rank, steps " + short_step(d.lo) + dash + short_step(d.hi),
-                 {Role::kDim}});
+            pieces.push_back({l.binned > 0
+                                  ? fmt::format("{} ranks in {} rows, steps {}{}{}", ncols, nlines,
+                                                short_step(d.lo), dash, short_step(d.hi))
+                                  : "one sparkline per rank, steps " + short_step(d.lo) + dash +
+                                        short_step(d.hi),
+                              {Role::kDim}});
+            if (l.binned > 0 || l.outliers > 0)
+                pieces.push_back(
+                    {fmt::format("{}{} {} apart{}", l.binned > 0 ? "· neighbours binned, " : "· ",
+                                 l.outliers, l.outliers == 1 ? "outlier" : "outliers",
+                                 l.lines.front().outlier ? ", on top" : ""),
+                     {l.outliers > 0 ? Role::kAlert : Role::kDim, l.outliers > 0},
+                     1});
             pieces.push_back({"· y " + short_value(d.range.lo) + dash + short_value(d.range.hi) +
                                   " shared" + (d.range.log ? " (log)" : "") +
                                   ", far beyond: " + arrows,
@@ -761,29 +840,31 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
     if (has_last) canvas.text_right(last_x + kSparkLast, hy, "LAST", head);
     if (has_dev) canvas.text_right(dev_x + kSparkDev, hy, "VS MEDIAN", head);
 
-    for (int i = 0; i < l.body_rows && l.first + i < ncols; ++i) {
-        const int c = l.first + i;
+    for (int i = 0; i < l.body_rows && l.first + i < nlines; ++i) {
+        const RankRow& line = l.lines[l.first + i];
+        const int c = speaking_member(row, line);
         const int y = l.body_y + i;
-        const bool selected = c == l.column;
+        const bool selected = l.first + i == l.line;
         const SeriesId id = row.series[c];
         const CellDeviation dev =
             id == kNoSeries ? CellDeviation{} : rank_deviation(row.last[c], row.stats);
-        Style label_style = selected ? Style{Role::kAccent, true, true} : Style{Role::kText};
+        Style label_style = selected     ? Style{Role::kAccent, true, true}
+                            : line.bin() ? Style{Role::kDim}
+                                         : Style{Role::kText};
         if (!selected && id != kNoSeries && dev.level != CellLevel::kOk)
             label_style = cell_style(dev.level);
         if (selected) canvas.fill(0, y, l.label_w, 1, U' ', label_style);
-        canvas.text(0, y, fit(column_name(model, l.columns[c], l.many_runs), l.label_w, ascii),
-                    label_style);
-        if (id == kNoSeries) {
+        canvas.text(0, y, fit(line_name(model, l, line), l.label_w, ascii), label_style);
+        if (id == kNoSeries || d.page[i].empty()) {
             canvas.text(l.spark_x, y, ascii ? "- no points of this tag" : "· no points of this tag",
                         {Role::kDim}, l.spark_w);
             continue;
         }
         const std::vector<SparkCell> spark = sparkline(d.page[i], d.range, tier);
         const std::vector<int> beyond = far_beyond(d.page[i], d.range, tier);
-        const Style line = dev.level == CellLevel::kOutlier ? Style{Role::kAlert}
-                           : dev.level == CellLevel::kOff   ? Style{Role::kWarn}
-                                                            : Style{Role::kText};
+        const Style line_style = dev.level == CellLevel::kOutlier ? Style{Role::kAlert}
+                                 : dev.level == CellLevel::kOff   ? Style{Role::kWarn}
+                                                                  : Style{Role::kText};
         for (std::size_t k = 0; k < spark.size(); ++k) {
             const int x = l.spark_x + static_cast<int>(k);
             if (spark[k].nan)
@@ -792,7 +873,7 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
                 canvas.put(x, y, beyond[k] > 0 ? marks(tier).clipped_up : marks(tier).clipped_down,
                            {Role::kWarn, true});
             else
-                canvas.put(x, y, spark[k].ch, line);
+                canvas.put(x, y, spark[k].ch, line_style);
         }
         if (has_last)
             canvas.text_right(last_x + kSparkLast, y, short_value(row.last[c]),
@@ -804,10 +885,11 @@ void draw_sparklines(Canvas& canvas, const ViewModel& model, const Frame& f) {
     }
     if (l.legend_y >= 0) draw_legend(canvas, l.legend_y, ascii, true);
     std::string right;
-    if (ncols > l.body_rows) {
-        const int last = std::min(ncols, l.first + l.body_rows) - 1;
-        right = fmt::format("rows {}-{} of {}, ", l.first + 1, last + 1, ncols);
+    if (nlines > l.body_rows) {
+        const int last = std::min(nlines, l.first + l.body_rows) - 1;
+        right = fmt::format("rows {}-{} of {}, ", l.first + 1, last + 1, nlines);
     }
+    if (l.binned > 0) right += "b: a row per rank, ";
     right += fmt::format("tag {}/{}", l.row + 1, l.rows);
     draw_status(canvas, model, right);
 }
@@ -847,20 +929,6 @@ std::vector<RunRank> rank_columns(const ViewModel& model, bool* by_rank) {
         for (RunRank& rr : merged)
             if (rr.rank != kNoRank) rr.run.clear();
     return merged;
-}
-
-CellDeviation rank_deviation(double value, const CrossRankStats& stats,
-                             const CrossRankOptions& options) {
-    if (!std::isfinite(value)) return {CellLevel::kNonFinite, 0};
-    if (stats.finite < 3) return {};  // no majority to stand out from (core/analysis/cross_rank.h)
-    const double limit = std::max(
-        {options.k * stats.mad, options.rel_floor * std::fabs(stats.median), options.abs_floor});
-    const double off = std::fabs(value - stats.median);
-    const double ratio =
-        limit > 0 ? off / limit : (off > 0 ? std::numeric_limits<double>::infinity() : 0.0);
-    if (ratio > 1) return {CellLevel::kOutlier, ratio};
-    if (ratio > 0.5) return {CellLevel::kOff, ratio};
-    return {CellLevel::kOk, ratio};
 }
 
 Style cell_style(CellLevel level) {
@@ -928,26 +996,36 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
                                                          : RankCells::kNewest;
         state.sparklines = false;  // the cells are the table's
         return true;
+    } else if (action == Action::kToggleRankBins || action == Action::kToggleOutliersFirst) {
+        if (!state.sparklines) return false;  // the table pages its ranks
+        if (action == Action::kToggleRankBins)
+            state.binned = !state.binned;
+        else
+            state.outliers_first = !state.outliers_first;
+        return true;  // the selected rank stays: the new rows find its row
     } else if (state.sparklines) {
-        // Rows are ranks; left and right step through the tags.
+        // Rows are ranks (or bins of them: a row's first rank is selected); left and right step
+        // through the tags.
+        const int nlines = static_cast<int>(l.lines.size());
+        int line = l.line;
         switch (action) {
             case Action::kUp:
-                --column;
+                --line;
                 break;
             case Action::kDown:
-                ++column;
+                ++line;
                 break;
             case Action::kPageUp:
-                column -= l.body_rows;
+                line -= l.body_rows;
                 break;
             case Action::kPageDown:
-                column += l.body_rows;
+                line += l.body_rows;
                 break;
             case Action::kFirst:
-                column = 0;
+                line = 0;
                 break;
             case Action::kLast:
-                column = ncols - 1;
+                line = nlines - 1;
                 break;
             case Action::kLeft:
                 --row;
@@ -958,6 +1036,8 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
             default:
                 return false;
         }
+        line = std::clamp(line, 0, std::max(0, nlines - 1));
+        if (line != l.line) column = l.lines[line].members.front();
     } else if (action == Action::kPanLeft || action == Action::kPanRight) {
         column += action == Action::kPanLeft ? -l.per_page : l.per_page;
     } else if (!move_in_table(action, row, column, l.rows, l.body_rows)) {
@@ -969,16 +1049,35 @@ bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int 
            state.sparklines != before.sparklines;
 }
 
+std::string ranks_rows_note(const RanksState& state, const ViewModel& model, int width,
+                            int height) {
+    if (!state.sparklines) return "bins and outliers are for the sparklines: v shows them";
+    const RanksLayout l = ranks_layout(state, model, width, height);
+    const int n = static_cast<int>(l.columns.size());
+    std::string note;
+    if (!state.binned)
+        note = fmt::format("a row per rank ({} rows; b: bins)", n);
+    else if (l.binned > 0)
+        note = fmt::format(
+            "{} ranks in {} rows: neighbours binned, outliers apart (b: a row per rank)", n,
+            l.lines.size());
+    else
+        note = fmt::format("every rank fits: a row each ({})", n);
+    if (state.outliers_first)
+        note += l.outliers > 0
+                    ? fmt::format(", {} outlier{} on top", l.outliers, l.outliers == 1 ? "" : "s")
+                    : ", no outlier to put on top";
+    else
+        note += ", in rank order";
+    return note;
+}
+
 std::string ranks_toggle_log(RanksState& state, const ViewModel& model, int width, int height) {
     if (!state.sparklines) return "log scale is for the sparklines: v shows them";
     const Frame f = make_frame(state, model, width, height);
     if (f.rows.empty()) return "no tag to draw";
-    const RanksLayout& l = f.l;
-    const int count = std::min(l.body_rows, static_cast<int>(l.columns.size()) - l.first);
     auto log_shown = [&](std::optional<bool> choice) {
-        return spark_data(model, f.rows[0], l.first, count,
-                          spark_columns(l.spark_w, model.glyphs()), choice)
-            .range.log;
+        return spark_data(model, f, spark_columns(f.l.spark_w, model.glyphs()), choice).range.log;
     };
     const bool shown = log_shown(state.log);
     if (!shown && !log_shown(true)) return "log scale needs positive values: linear kept";
@@ -995,9 +1094,10 @@ bool ranks_click(RanksState& state, int x, int y, const ViewModel& model, int wi
     const RanksState before = state;
     const int body = y - l.body_y;
     if (state.sparklines) {
-        if (body < 0 || body >= l.body_rows || l.first + body >= ncols) return false;
+        if (body < 0 || body >= l.body_rows || l.first + body >= static_cast<int>(l.lines.size()))
+            return false;
         state.row = l.row;
-        state.column = l.first + body;
+        state.column = l.lines[l.first + body].members.front();
     } else {
         int column = -1;
         if (x >= l.cell_x && (x - l.cell_x) % l.pitch < l.cell_w) {

@@ -31,8 +31,12 @@
 // tag's whole step range (the same x for every rank, so a rank that stopped early ends early;
 // one y range shared by the ranks, so a rank off the others sits off them), its last value and
 // its distance from the median. Up/Down move the rank (the table's selected column), Left/Right
-// the tag. Log scale when the values span over a decade, or as `l` last chose; a column far
-// beyond the range (by its span, in the values or, on a log scale, in their logs) is an arrow.
+// the tag. More ranks than rows: neighbours share a row (a bin: one sparkline of every member's
+// points, so it spans their min..max; LAST and VS MEDIAN its member furthest from the median),
+// and a rank off its peers over the steps shown keeps a row of its own (views/rank_bins.h; `b`
+// a row per rank, `o` outliers on top). Log scale when the values span over a decade, or as `l`
+// last chose; a column far beyond the range (by its span, in the values or, on a log scale, in
+// their logs) is an arrow.
 #pragma once
 
 #include <optional>
@@ -43,6 +47,8 @@
 #include "views/actions.h"
 #include "views/canvas.h"
 #include "views/model.h"
+#include "views/rank_bins.h"
+#include "views/ranks_history.h"
 #include "views/ranks_state.h"
 #include "views/view_api.h"
 
@@ -54,14 +60,6 @@ namespace runtop::ui {
 // column has the same one (then cells of a rank come from whichever run has the tag).
 std::vector<RunRank> rank_columns(const ViewModel& model, bool* by_rank = nullptr);
 
-// How far a cell is from the median of its row (see above).
-enum class CellLevel { kOk, kOff, kOutlier, kNonFinite };
-struct CellDeviation {
-    CellLevel level = CellLevel::kOk;
-    double ratio = 0;  // |value - median| / the outlier limit (inf when the limit is 0)
-};
-CellDeviation rank_deviation(double value, const CrossRankStats& stats,
-                             const CrossRankOptions& options = {});
 // How a cell of that level is drawn.
 Style cell_style(CellLevel level);
 
@@ -84,6 +82,11 @@ struct RanksLayout {
     int first_column = 0, per_page = 1;
     // Sparklines: the rank label, then the sparkline.
     int label_w = 0, spark_x = 0, spark_w = 0;
+    // Sparklines: the rows, each a rank (members index `columns`) or a bin of them; the row of
+    // the selected rank (`column`); ranks in bins and outliers apart (0 when none).
+    std::vector<RankRow> lines;
+    int line = 0;
+    int binned = 0, outliers = 0;
 };
 RanksLayout ranks_layout(const RanksState& state, const ViewModel& model, int width, int height);
 
@@ -100,6 +103,8 @@ std::string_view rank_cells_caption(RankCells cells);
 // note says what it is now (or why not: the table has no scale, log needs positive values).
 std::string ranks_toggle_log(RanksState& state, const ViewModel& model, int width, int height);
 bool ranks_handle(RanksState& state, Action action, const ViewModel& model, int width, int height);
+// The note `b` or `o` leaves: what the sparklines' rows are now.
+std::string ranks_rows_note(const RanksState& state, const ViewModel& model, int width, int height);
 
 // What Enter opens: the selected tag and rank (nullptr / kNoRank when none).
 struct RanksSelection {

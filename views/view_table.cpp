@@ -113,6 +113,10 @@ const std::array<ViewRow, 6>& rows() {
          [](Canvas& c, const ViewModel& m, const UiState& s) { draw_ranks(c, m, s.ranks); },
          [](UiState& s, Action a, const ViewModel& m, int w, int h) {
              if (a == Action::kToggleLogY) return Handled{true, ranks_toggle_log(s.ranks, m, w, h)};
+             if (a == Action::kToggleRankBins || a == Action::kToggleOutliersFirst) {
+                 ranks_handle(s.ranks, a, m, w, h);
+                 return Handled{true, ranks_rows_note(s.ranks, m, w, h)};
+             }
              if (a == Action::kCycleRankCells) {
                  ranks_handle(s.ranks, a, m, w, h);
                  return Handled{true, "cells: " + std::string(rank_cells_caption(s.ranks.cells))};
@@ -136,6 +140,10 @@ const std::array<ViewRow, 6>& rows() {
          [](UiState& s, Action a, const ViewModel& m, int w, int h) {
              if (a == Action::kToggleLogY)
                  return Handled{true, heatmap_toggle_log(s.heatmap, m, w, h)};
+             if (a == Action::kToggleRankBins || a == Action::kToggleOutliersFirst) {
+                 heatmap_handle(s.heatmap, a, m, w, h);
+                 return Handled{true, heatmap_rows_note(s.heatmap, m, w, h)};
+             }
              if (a == Action::kNextMark || a == Action::kPreviousMark)
                  return Handled{
                      true, heatmap_next_mark(s.heatmap, a == Action::kNextMark ? 1 : -1, m, w, h)};
