@@ -125,7 +125,7 @@ TEST(RankRows, BinsHoldWholeNodesAndOutliersKeepTheirRows) {
     EXPECT_FALSE(few[1].outlier);
 }
 
-TEST(RankRows, MergeColumnAddsPointsAndWeighsTheMean) {
+TEST(RankRows, MergeIntoAddsPointsAndWeighsTheMean) {
     ColumnSummary a;
     a.count = 2;
     a.min = 1;
@@ -142,8 +142,8 @@ TEST(RankRows, MergeColumnAddsPointsAndWeighsTheMean) {
     b.last = 0;
     b.last_step = 12;
     ColumnSummary m;
-    merge_column(m, a);
-    merge_column(m, b);
+    merge_into(m, a);
+    merge_into(m, b);
     EXPECT_EQ(m.count, 5u);
     EXPECT_EQ(m.nan, 1u);
     EXPECT_EQ(m.min, 0);
@@ -155,7 +155,7 @@ TEST(RankRows, MergeColumnAddsPointsAndWeighsTheMean) {
     n.count = 1;
     n.nan = 1;
     n.min = n.max = n.mean = std::nan("");
-    merge_column(m, n);
+    merge_into(m, n);
     EXPECT_EQ(m.min, 0);
     EXPECT_EQ(m.nan, 2u);
 }

@@ -229,7 +229,7 @@ std::vector<ColumnSummary> row_columns(const Frame& f, const ViewModel& model, i
         return out;
     }
     for (int m : line.members)
-        for (int c = 0; c < l.columns; ++c) merge_column(out[c], (*f.all)[m][c]);
+        for (int c = 0; c < l.columns; ++c) merge_into(out[c], (*f.all)[m][c]);
     return out;
 }
 

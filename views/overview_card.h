@@ -17,9 +17,6 @@ namespace runtop::ui {
 
 inline constexpr double kCardNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Per column, the union of two columns: what no series can hide in (min, max, NaN and Inf
-// counts add up; the mean is the points' mean; the last is the newer one).
-void merge_into(ColumnSummary& into, const ColumnSummary& c);
 bool non_finite(const ColumnSummary& c);
 
 // One series of a card: what choosing the focus, the values and the trend need. Its columns

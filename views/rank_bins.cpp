@@ -74,38 +74,6 @@ std::vector<RankRow> rank_rows(std::span<const double> scores, const RankRowsOpt
     return apart;
 }
 
-void merge_column(ColumnSummary& into, const ColumnSummary& from) {
-    if (from.empty()) return;
-    if (into.empty()) {
-        into = from;
-        return;
-    }
-    const std::uint64_t into_finite = into.count - into.nan - into.pos_inf - into.neg_inf;
-    const std::uint64_t from_finite = from.count - from.nan - from.pos_inf - from.neg_inf;
-    if (from_finite > 0 && std::isfinite(from.min)) {
-        if (into_finite > 0 && std::isfinite(into.min)) {
-            into.min = std::min(into.min, from.min);
-            into.max = std::max(into.max, from.max);
-            const double total = static_cast<double>(into_finite + from_finite);
-            into.mean = into.mean * (static_cast<double>(into_finite) / total) +
-                        from.mean * (static_cast<double>(from_finite) / total);
-        } else {
-            into.min = from.min;
-            into.max = from.max;
-            into.mean = from.mean;
-        }
-    }
-    if (from.last_step >= into.last_step) {
-        into.last = from.last;
-        into.last_step = from.last_step;
-    }
-    into.count += from.count;
-    into.nan += from.nan;
-    into.pos_inf += from.pos_inf;
-    into.neg_inf += from.neg_inf;
-    into.folded += from.folded;
-}
-
 const std::vector<std::vector<ColumnSummary>>& ColumnsCache::get(const Store& store,
                                                                  std::span<const SeriesId> series,
                                                                  std::int64_t lo, std::int64_t hi,

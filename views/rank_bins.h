@@ -43,11 +43,6 @@ double rank_outlier_score(const WorstDeviation& worst);
 // the room still each get a row (the rows then page).
 std::vector<RankRow> rank_rows(std::span<const double> scores, const RankRowsOptions& options);
 
-// A bin's column: its members' columns as one: points and NaN/Inf counted together, the
-// extremes of their extremes, the mean of every finite point (weighted by each column's
-// finite count), the last of the newest.
-void merge_column(ColumnSummary& into, const ColumnSummary& from);
-
 // Every series of a list queried over [lo, hi] in `columns` columns, kept while the store's
 // points, the list and the columns stay the same: a key on a binned view of 1,024 ranks then
 // costs no query. Each view keeps its own (one thread_local each).

@@ -703,8 +703,7 @@ SparkData spark_data(const ViewModel& model, const Frame& f, int cells, std::opt
                 const auto& cols = (*f.all)[m];
                 if (cols.empty()) continue;
                 d.page.back().resize(cols.size());
-                for (std::size_t k = 0; k < cols.size(); ++k)
-                    merge_column(d.page.back()[k], cols[k]);
+                for (std::size_t k = 0; k < cols.size(); ++k) merge_into(d.page.back()[k], cols[k]);
             }
         } else if (row.series[line.members.front()] != kNoSeries) {
             d.page.back().resize(cells);

@@ -66,6 +66,11 @@ struct ColumnSummary {
     bool empty() const { return count == 0; }
 };
 
+// The union of two columns, as if one query had covered both series: counts, NaN and Inf add
+// up, the extremes of the extremes, the mean of every finite point, the newer last. What an
+// envelope of many series (a card, a bin of ranks) is made of, so no series hides in it.
+void merge_into(ColumnSummary& into, const ColumnSummary& c);
+
 // What a query cost: summaries combined and points decoded (tests check it stays small).
 struct QueryWork {
     std::uint64_t summaries = 0;

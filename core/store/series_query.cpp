@@ -209,4 +209,34 @@ void Series::add_chunk_points(std::size_t segment, std::int64_t a, std::int64_t 
     }
 }
 
+void merge_into(ColumnSummary& into, const ColumnSummary& c) {
+    if (c.empty()) return;
+    const std::uint64_t finite_into = into.count - into.nan - into.pos_inf - into.neg_inf;
+    const std::uint64_t finite_c = c.count - c.nan - c.pos_inf - c.neg_inf;
+    if (finite_c > 0) {
+        if (finite_into == 0) {
+            into.min = c.min;
+            into.max = c.max;
+            into.mean = c.mean;
+        } else {
+            into.min = std::min(into.min, c.min);
+            into.max = std::max(into.max, c.max);
+            into.mean = (into.mean * static_cast<double>(finite_into) +
+                         c.mean * static_cast<double>(finite_c)) /
+                        static_cast<double>(finite_into + finite_c);
+        }
+    } else if (finite_into == 0) {
+        into.min = into.max = into.mean = std::numeric_limits<double>::quiet_NaN();
+    }
+    if (into.empty() || c.last_step >= into.last_step) {
+        into.last = c.last;
+        into.last_step = c.last_step;
+    }
+    into.count += c.count;
+    into.nan += c.nan;
+    into.pos_inf += c.pos_inf;
+    into.neg_inf += c.neg_inf;
+    into.folded += c.folded;
+}
+
 }  // namespace runtop
