@@ -29,6 +29,7 @@
 
 #include <gtest/gtest.h>
 
+#include "bench/msprobe_scale.h"
 #include "tests/ssh_localhost.h"
 #include "tests/test_support.h"
 #include "tests/tmux_session.h"
@@ -416,6 +417,44 @@ TEST_F(DashboardE2e, AStartFilterReadsOnlyItsSeriesAndAWiderOneReadsTheRestAgain
         },
         "every card, point and alert, read again"))
         << s.capture();
+}
+
+// A generated msProbe job of 8 ranks x 64 parameters (320 tags): the overview folds the tags
+// into the model's layers, Enter opens one, `t` shows the tree beside the cards, Backspace goes
+// back up.
+TEST_F(DashboardE2e, TheTagTreeOpensAndClosesOnAnMsProbeJob) {
+    const std::string root = tmp_ / "msprobe";
+    ::testing::internal::CaptureStdout();
+    ASSERT_EQ(bench::write_msprobe_scale(root, {8, 64, 30, 5}), 0);
+    ::testing::internal::GetCapturedStdout();
+    TmuxSession s(runtop_line({root}), options(120, 40));
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return has(status_line(screen), "320 tags (Enter opens a group)") &&
+                   has(screen, "layers.0/") && has(screen, "layers.7/") && has(screen, "40 tags");
+        },
+        "the layers as group cards"));
+    ASSERT_TRUE(s.send_keys({"Right", "Enter"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return has(status_line(screen), "layers.0/ (Backspace: up)") &&
+                   has(screen, "input_layernorm.weight/");
+        },
+        "layer 0's parameters"));
+    ASSERT_TRUE(s.send_keys({"t"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return row(screen, 0).starts_with("▾ all") && has(screen, "▾ …encoder.layers.0");
+        },
+        "the side list open along layer 0"));
+    ASSERT_TRUE(s.send_keys({"BSpace"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return !has(status_line(screen), "Backspace: up") && has(screen, "layers.7/");
+        },
+        "back at the layers"));
+    ASSERT_TRUE(s.send_keys({"q"}));
 }
 
 // --- 2. live: appends, alerts, pause ----------------------------------------------------------

@@ -39,6 +39,8 @@ enum class Action {
     kNextMark,
     kPreviousMark,
     kToggleRankBins,
+    kTreeUp,
+    kToggleTagTree,
     kToggleOutliersFirst,
     kZoomIn,
     kZoomOut,

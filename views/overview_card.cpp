@@ -144,4 +144,64 @@ void draw_count_row(Canvas& canvas, const ViewModel& model, const CardData& d, i
     draw_pair(canvas, x, y, w, count, {Role::kDim}, right, {Role::kDim});
 }
 
+// Band `band` of `bands` (0 at the bottom) of a range, in its scale.
+namespace {
+
+SparkRange band_range(const SparkRange& range, int band, int bands) {
+    if (bands <= 1) return range;
+    auto at = [&](int i) {
+        if (i == 0) return range.lo;
+        if (i == bands) return range.hi;
+        const double t = static_cast<double>(i) / bands;
+        return range.log
+                   ? std::exp(std::log(range.lo) + t * (std::log(range.hi) - std::log(range.lo)))
+                   : range.lo + t * (range.hi - range.lo);
+    };
+    return {at(band), at(band + 1), range.log};
+}
+
+// The columns as band [lo, hi) of a taller chart sees them: a braille cell draws min..max, so a
+// column outside the band is empty and one crossing it is clipped to it; blocks and ascii fill
+// from the bottom up to the max, so a column above the band fills it.
+std::vector<ColumnSummary> band_columns(std::span<const ColumnSummary> columns,
+                                        const SparkRange& band, bool top, GlyphTier tier) {
+    std::vector<ColumnSummary> out(columns.begin(), columns.end());
+    for (ColumnSummary& c : out) {
+        if (c.empty() || c.nan + c.pos_inf + c.neg_inf > 0 || std::isnan(c.min)) continue;
+        const bool below = c.max < band.lo;
+        const bool above = top ? c.min > band.hi : c.min >= band.hi;
+        if (below || (above && tier == GlyphTier::kBraille)) {
+            c = ColumnSummary{};
+            continue;
+        }
+        c.min = std::clamp(c.min, band.lo, band.hi);
+        c.max = std::clamp(c.max, band.lo, band.hi);
+    }
+    return out;
+}
+
+}  // namespace
+
+// A chart `rows` cells high from y (top) down, each row a band of the range.
+void draw_chart(Canvas& canvas, int x, int y, int rows, std::span<const ColumnSummary> columns,
+                const SparkRange& range, GlyphTier tier, Style style) {
+    const Style nan_style{Role::kNan, true};
+    for (int r = 0; r < rows; ++r) {
+        const int band = rows - 1 - r;
+        std::vector<SparkCell> cells;
+        if (rows == 1) {
+            cells = sparkline(columns, range, tier);
+        } else {
+            const SparkRange b = band_range(range, band, rows);
+            cells = sparkline(band_columns(columns, b, band == rows - 1, tier), b, tier);
+        }
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            if (cells[i].nan)
+                canvas.put(x + static_cast<int>(i), y + r, marks(tier).nan, nan_style);
+            else
+                canvas.put(x + static_cast<int>(i), y + r, cells[i].ch, style);
+        }
+    }
+}
+
 }  // namespace runtop::ui

@@ -11,7 +11,9 @@
 
 #include "core/store/series.h"
 #include "views/canvas.h"
+#include "views/glyphs.h"
 #include "views/model.h"
+#include "views/sparkline.h"
 
 namespace runtop::ui {
 
@@ -64,5 +66,10 @@ void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Sty
 
 // The bottom text row: how many series ("4 ranks", "2 runs, 8 series"), the step range.
 void draw_count_row(Canvas& canvas, const ViewModel& model, const CardData& d, int x, int y, int w);
+
+// A chart `rows` cells high from y (top) down, each row a band of the range (a taller card's
+// chart: more rows, not more air).
+void draw_chart(Canvas& canvas, int x, int y, int rows, std::span<const ColumnSummary> columns,
+                const SparkRange& range, GlyphTier tier, Style style);
 
 }  // namespace runtop::ui

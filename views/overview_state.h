@@ -4,6 +4,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "views/model.h"
 
@@ -16,7 +17,11 @@ struct OverviewCache;
 
 struct OverviewState {
     int page = 0;       // clamped to the pages there are
-    int selected = -1;  // a card (index into ViewModel::groups()), -1: none
+    int selected = -1;  // a card (index into overview_cards()), -1: none
+    // The level of the tag tree shown (views/tag_tree.h: a node's path, "" the root). Cards that
+    // do not fit on one page fold into group cards; Enter opens one, Backspace goes up.
+    std::string tree;
+    bool side_list = false;  // t: the tree beside the cards
     // The (run, rank) every card shows in its focus row; when the cards overlay runs, its run is
     // the one drawn in front. Tab / BackTab cycle it (nullopt: each card chooses).
     std::optional<RunRank> focus;

@@ -13,6 +13,7 @@
 #include "core/format.h"
 #include "views/glyphs.h"
 #include "views/overview_card.h"
+#include "views/overview_groups.h"
 #include "views/overview_runs.h"
 #include "views/sparkline.h"
 #include "views/tag_title.h"
@@ -157,62 +158,6 @@ std::size_t choose_focus(const ViewModel& model, const CardData& d,
         }
     }
     return far_off > 0.1 * std::fabs(median) && far_off > 0 ? far : 0;
-}
-
-// Band `band` of `bands` (0 at the bottom) of a range, in its scale.
-SparkRange band_range(const SparkRange& range, int band, int bands) {
-    if (bands <= 1) return range;
-    auto at = [&](int i) {
-        if (i == 0) return range.lo;
-        if (i == bands) return range.hi;
-        const double t = static_cast<double>(i) / bands;
-        return range.log
-                   ? std::exp(std::log(range.lo) + t * (std::log(range.hi) - std::log(range.lo)))
-                   : range.lo + t * (range.hi - range.lo);
-    };
-    return {at(band), at(band + 1), range.log};
-}
-
-// The columns as band [lo, hi) of a taller chart sees them: a braille cell draws min..max, so a
-// column outside the band is empty and one crossing it is clipped to it; blocks and ascii fill
-// from the bottom up to the max, so a column above the band fills it.
-std::vector<ColumnSummary> band_columns(std::span<const ColumnSummary> columns,
-                                        const SparkRange& band, bool top, GlyphTier tier) {
-    std::vector<ColumnSummary> out(columns.begin(), columns.end());
-    for (ColumnSummary& c : out) {
-        if (c.empty() || c.nan + c.pos_inf + c.neg_inf > 0 || std::isnan(c.min)) continue;
-        const bool below = c.max < band.lo;
-        const bool above = top ? c.min > band.hi : c.min >= band.hi;
-        if (below || (above && tier == GlyphTier::kBraille)) {
-            c = ColumnSummary{};
-            continue;
-        }
-        c.min = std::clamp(c.min, band.lo, band.hi);
-        c.max = std::clamp(c.max, band.lo, band.hi);
-    }
-    return out;
-}
-
-// A chart `rows` cells high from y (top) down, each row a band of the range.
-void draw_chart(Canvas& canvas, int x, int y, int rows, std::span<const ColumnSummary> columns,
-                const SparkRange& range, GlyphTier tier, Style style) {
-    const Style nan_style{Role::kNan, true};
-    for (int r = 0; r < rows; ++r) {
-        const int band = rows - 1 - r;
-        std::vector<SparkCell> cells;
-        if (rows == 1) {
-            cells = sparkline(columns, range, tier);
-        } else {
-            const SparkRange b = band_range(range, band, rows);
-            cells = sparkline(band_columns(columns, b, band == rows - 1, tier), b, tier);
-        }
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-            if (cells[i].nan)
-                canvas.put(x + static_cast<int>(i), y + r, marks(tier).nan, nan_style);
-            else
-                canvas.put(x + static_cast<int>(i), y + r, cells[i].ch, style);
-        }
-    }
 }
 
 // The badge's count: how many series are in the card's worst state (README, docs/howto.md):
@@ -390,51 +335,130 @@ bool overview_incomplete(const OverviewState& state) {
     return state.cache && state.cache->incomplete;
 }
 
+namespace {
+
+// The side list's width (with its rule), 0 when it is off or the canvas cannot spare it.
+int side_width(const OverviewState& state, int width) {
+    if (!state.side_list) return 0;
+    const int w = std::clamp(width / 4, 16, 40);
+    return width - w - 1 >= kMinCardWidth ? w + 1 : 0;
+}
+
+}  // namespace
+
+// The level shown for `node`: a level that would be one group card is that group's level
+// (every tag under "m/": the cards of m/, not one card "m/").
+int shown_node(const TagTree& tree, int node) {
+    for (auto e = tree.entries(node); e.size() == 1 && e.front().node >= 0; e = tree.entries(node))
+        node = e.front().node;
+    return node;
+}
+
+// What the page shows: the cards of the level and where they go.
+struct OverviewLevel {
+    std::vector<OverviewCard> cards;
+    OverviewLayout layout;
+    int x = 0, width = 0;  // the cards' columns (the side list is left of x)
+    int node = 0;          // the tag tree's node shown (0: the root)
+    bool grouped = false;  // the level's tags did not fit: group cards stand for some
+};
+
+OverviewLevel overview_level(const OverviewState& state, const ViewModel& model, int width,
+                             int height) {
+    OverviewLevel v;
+    v.x = side_width(state, width);
+    v.width = width - v.x;
+    const int top = overview_by_run(model) ? 1 : 0;
+    const auto& groups = model.groups();
+    const int n = static_cast<int>(groups.size());
+    // A page's cards at their smallest: when the level's tags fit, they are shown, not groups.
+    const int per_page = std::max(1, overview_layout(v.width, height, n + 1000000, top).per_page());
+    if (state.tree.empty() && n <= per_page && !state.side_list) {
+        v.cards.reserve(n);
+        for (int g = 0; g < n; ++g) v.cards.push_back({&groups[g], g, -1});
+    } else {
+        const TagTree& tree = overview_tree(model);
+        v.node = shown_node(tree, tree.find(state.tree));
+        const TagNode& node = tree.node(v.node);
+        if (static_cast<int>(node.members.size()) <= per_page) {
+            for (int g : node.members) v.cards.push_back({&groups[g], g, -1});
+        } else {
+            for (const TagTree::Entry& e : tree.entries(v.node)) {
+                v.grouped |= e.node >= 0;
+                v.cards.push_back(e.node >= 0 ? OverviewCard{nullptr, -1, e.node}
+                                              : OverviewCard{&groups[e.group], e.group, -1});
+            }
+        }
+    }
+    v.layout = overview_layout(v.width, height, static_cast<int>(v.cards.size()), top);
+    return v;
+}
+
+std::vector<OverviewCard> overview_cards(const OverviewState& state, const ViewModel& model,
+                                         int width, int height) {
+    return overview_level(state, model, width, height).cards;
+}
+
 void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& state) {
     canvas.clear();
     if (too_small(canvas)) {
         draw_too_small(canvas, "overview");
         return;
     }
-    const int w = canvas.width();
-    const OverviewLayout layout = overview_layout(w, canvas.height(), model);
-    const int pages = overview_pages(model, layout);
+    const OverviewLevel v = overview_level(state, model, canvas.width(), canvas.height());
+    const OverviewLayout& layout = v.layout;
+    const int w = v.width;
+    const int per = std::max(1, layout.per_page());
+    const int cards = static_cast<int>(v.cards.size());
+    const int pages = std::max(1, (cards + per - 1) / per);
     const int page = std::clamp(state.page, 0, pages - 1);
-    const auto& groups = model.groups();
-    const int cards = static_cast<int>(groups.size());
 
     if (cards == 0) {
         const std::string text =
             model.hidden() > 0
                 ? fmt::format("no series match the filter ({} hidden)", model.hidden())
                 : std::string("no scalar series read yet");
-        canvas.text(1, 1 + layout.top, fit(text, w - 2, model.ascii()), {Role::kDim});
+        canvas.text(v.x + 1, 1 + layout.top, fit(text, w - 2, model.ascii()), {Role::kDim});
     }
     if (!state.cache) state.cache = std::make_shared<OverviewCache>();
     state.cache->query_until = std::chrono::steady_clock::now() + state.key_frame_queries;
     state.cache->incomplete = false;
-    if (layout.top > 0) draw_run_legend(canvas, model, state, 0, w);
-    const int first = page * layout.per_page();
-    const int shown = std::clamp(cards - first, 0, layout.per_page());
+    if (layout.top > 0) draw_run_legend(canvas, model, state, 0, canvas.width());
+    const int first = page * per;
+    const int shown = std::clamp(cards - first, 0, per);
     // When a title would not fit, the prefix the page's cards share is said once, in the
     // status line, not on every card ("train/" stays on a page of short tags).
     std::vector<std::string_view> tags;
     bool cut = false;
     for (int i = 0; i < shown; ++i) {
-        tags.push_back(groups[first + i].tag);
+        const OverviewCard& card = v.cards[first + i];
+        if (!card.group) continue;
+        tags.push_back(card.group->tag);
         const int col = i % layout.columns;
         const int cw = (col + 1) * w / layout.columns - col * w / layout.columns;
-        cut = cut || display_width(tags.back()) > title_room(model, groups[first + i], cw);
+        cut = cut || display_width(tags.back()) > title_room(model, *card.group, cw);
     }
-    const std::string shared = cut ? shared_tag_prefix(tags) : std::string();
+    const std::string shared = cut && !v.grouped ? shared_tag_prefix(tags) : std::string();
+    const TagTree* tree =
+        v.grouped || v.node > 0 || state.side_list ? &overview_tree(model) : nullptr;
     for (int i = 0; i < shown; ++i) {
         const int col = i % layout.columns, row = i / layout.columns;
         // Columns share the width: the leftovers of w / columns go one to a card.
-        const int x = col * w / layout.columns;
-        const int cw = (col + 1) * w / layout.columns - x;
-        draw_card(canvas, model, groups[first + i], x, layout.top + row * layout.card_height, cw,
-                  layout.card_height, first + i == state.selected, state, shared.size());
+        const int x = v.x + col * w / layout.columns;
+        const int cw = (col + 1) * w / layout.columns - col * w / layout.columns;
+        const int y = layout.top + row * layout.card_height;
+        const OverviewCard& card = v.cards[first + i];
+        const bool selected = first + i == state.selected;
+        if (card.group)
+            draw_card(canvas, model, *card.group, x, y, cw, layout.card_height, selected, state,
+                      shared.size());
+        else
+            draw_group_card(canvas, model, *tree, card.node, v.node, x, y, cw, layout.card_height,
+                            selected);
     }
+    if (v.x > 0)
+        draw_tag_side_list(canvas, model, *tree, v.node, 0, layout.top, v.x - 1,
+                           canvas.height() - 1 - layout.top);
 
     end_frame(state);
 
@@ -442,11 +466,16 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
                                   : fmt::format("{} card{}", cards, cards == 1 ? "" : "s");
     if (pages > 1 && w >= 100) right += fmt::format(" ({} cards)", cards);
     if (!shared.empty()) right = fit(shared, std::max(8, w / 6), model.ascii()) + "  " + right;
+    if (tree && v.node > 0 && !state.tree.empty())
+        right = fit_tag(tree->node(v.node).path + "/", std::max(8, w / 4), model.ascii()) +
+                " (Backspace: up)  " + right;
+    if (v.grouped && w >= 80)
+        right += fmt::format(", {} tags (Enter opens a group)", model.groups().size());
     // The first screen a new user sees says where the rest is.
     const bool anomalies = model.analyzer().log().size() > 0;
-    if (w >= 110)
+    if (canvas.width() >= 110)
         right = std::string(anomalies ? "n: first anomaly  " : "") + "?: keys  " + right;
-    else if (w >= 60)
+    else if (canvas.width() >= 60)
         right = std::string(anomalies ? "n anomaly  " : "") + "? keys  " + right;
     draw_status(canvas, model, right);
 }
@@ -455,34 +484,32 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
 
 namespace runtop::ui {
 
-namespace {
-
-int clamped_page(const OverviewState& state, const ViewModel& model, const OverviewLayout& l) {
-    return std::clamp(state.page, 0, overview_pages(model, l) - 1);
-}
-
-}  // namespace
-
 bool overview_handle(OverviewState& state, Action action, const ViewModel& model, int width,
                      int height) {
-    const int cards = static_cast<int>(model.groups().size());
+    if (action == Action::kToggleTagTree) {
+        state.side_list = !state.side_list;
+        return true;
+    }
+    if (action == Action::kTreeUp) return overview_up(state, model, width, height);
+    const OverviewLevel v = overview_level(state, model, width, height);
+    const int cards = static_cast<int>(v.cards.size());
     if (cards == 0) return false;
     if (action == Action::kNextSeries || action == Action::kPreviousSeries) {
         state.focus =
             next_overview_focus(model, state.focus, action == Action::kNextSeries ? 1 : -1);
         return true;
     }
-    const OverviewLayout l = overview_layout(width, height, model);
+    const OverviewLayout& l = v.layout;
     const int per = std::max(1, l.per_page());
-    const int page = clamped_page(state, model, l);
+    const int pages = std::max(1, (cards + per - 1) / per);
+    const int page = std::clamp(state.page, 0, pages - 1);
     const OverviewState before = state;
     int sel = state.selected;
     if (sel < 0 || sel >= cards) {
         // Nothing selected yet: the first move selects what the user is looking at, except
         // for moves that say where to go.
         if (action == Action::kPageDown || action == Action::kPageUp) {
-            state.page = std::clamp(page + (action == Action::kPageDown ? 1 : -1), 0,
-                                    overview_pages(model, l) - 1);
+            state.page = std::clamp(page + (action == Action::kPageDown ? 1 : -1), 0, pages - 1);
             return state.page != before.page;
         }
         sel = action == Action::kLast ? cards - 1 : page * per;
@@ -528,23 +555,93 @@ bool overview_handle(OverviewState& state, Action action, const ViewModel& model
 
 int overview_card_at(const OverviewState& state, int x, int y, const ViewModel& model, int width,
                      int height) {
-    const int cards = static_cast<int>(model.groups().size());
-    const OverviewLayout l = overview_layout(width, height, model);
-    if (x < 0 || x >= width || y < l.top || l.card_height <= 0) return -1;
+    const OverviewLevel v = overview_level(state, model, width, height);
+    const OverviewLayout& l = v.layout;
+    const int cards = static_cast<int>(v.cards.size());
+    x -= v.x;
+    if (x < 0 || x >= v.width || y < l.top || l.card_height <= 0) return -1;
     const int row = (y - l.top) / l.card_height;
     if (row >= l.rows) return -1;
     int col = 0;
-    while (col + 1 < l.columns && x >= (col + 1) * width / l.columns) ++col;
-    const int index = clamped_page(state, model, l) * l.per_page() + row * l.columns + col;
+    while (col + 1 < l.columns && x >= (col + 1) * v.width / l.columns) ++col;
+    const int per = std::max(1, l.per_page());
+    const int page = std::clamp(state.page, 0, std::max(1, (cards + per - 1) / per) - 1);
+    const int index = page * per + row * l.columns + col;
     return index < cards ? index : -1;
 }
 
 int overview_target(const OverviewState& state, const ViewModel& model, int width, int height) {
-    const int cards = static_cast<int>(model.groups().size());
+    const OverviewLevel v = overview_level(state, model, width, height);
+    const int cards = static_cast<int>(v.cards.size());
     if (cards == 0) return -1;
     if (state.selected >= 0 && state.selected < cards) return state.selected;
-    const OverviewLayout l = overview_layout(width, height, model);
-    return std::min(cards - 1, clamped_page(state, model, l) * l.per_page());
+    const int per = std::max(1, v.layout.per_page());
+    const int page = std::clamp(state.page, 0, std::max(1, (cards + per - 1) / per) - 1);
+    return std::min(cards - 1, page * per);
+}
+
+bool overview_enter(OverviewState& state, const ViewModel& model, int width, int height) {
+    const OverviewLevel v = overview_level(state, model, width, height);
+    const int i = overview_target(state, model, width, height);
+    if (i < 0 || v.cards[i].group) return false;
+    state.tree = overview_tree(model).node(v.cards[i].node).path;
+    state.selected = -1;
+    state.page = 0;
+    return true;
+}
+
+bool overview_up(OverviewState& state, const ViewModel& model, int width, int height) {
+    if (state.tree.empty()) return false;
+    const TagTree& tree = overview_tree(model);
+    const int node = shown_node(tree, tree.find(state.tree));
+    // Up to the nearest level that shows more than this group.
+    int parent = node > 0 ? std::max(0, tree.node(node).parent) : 0;
+    while (parent > 0 && shown_node(tree, parent) == node)
+        parent = std::max(0, tree.node(parent).parent);
+    // The highest node showing that same level (a level the root shows is the root's).
+    while (parent > 0 &&
+           shown_node(tree, std::max(0, tree.node(parent).parent)) == shown_node(tree, parent))
+        parent = std::max(0, tree.node(parent).parent);
+    state.tree = parent > 0 ? tree.node(parent).path : std::string();
+    // The group just left is selected in its parent's cards.
+    const OverviewLevel v = overview_level(state, model, width, height);
+    state.selected = -1;
+    for (int c = 0; c < static_cast<int>(v.cards.size()); ++c)
+        if (v.cards[c].node == node ||
+            (v.cards[c].group && tree.node(node).members.size() > 0 &&
+             v.cards[c].group_index == tree.node(node).members.front() && !v.grouped))
+            state.selected = c;
+    const int per = std::max(1, v.layout.per_page());
+    state.page = std::max(0, state.selected) / per;
+    return true;
+}
+
+void overview_show_tag(OverviewState& state, int group, const ViewModel& model, int width,
+                       int height) {
+    // From the root down through the groups holding it, to the level showing it as a card.
+    state.tree.clear();
+    const TagTree* tree = nullptr;
+    for (int depth = 0; depth < 64; ++depth) {
+        const OverviewLevel v = overview_level(state, model, width, height);
+        const int per = std::max(1, v.layout.per_page());
+        int into = -1;
+        for (int c = 0; c < static_cast<int>(v.cards.size()); ++c) {
+            if (v.cards[c].group_index == group) {
+                state.selected = c;
+                state.page = c / per;
+                return;
+            }
+            if (!tree) tree = &overview_tree(model);
+            if (v.cards[c].node >= 0) {
+                const auto& m = tree->node(v.cards[c].node).members;
+                if (std::find(m.begin(), m.end(), group) != m.end()) into = v.cards[c].node;
+            }
+        }
+        if (into < 0) break;
+        state.tree = tree->node(into).path;
+    }
+    state.selected = -1;
+    state.page = 0;
 }
 
 Pointer overview_mouse(OverviewState& state, const InputEvent& event, const ViewModel& model,
@@ -568,8 +665,14 @@ ViewSelection overview_selected(const OverviewState& state, const ViewModel& mod
                                 int height) {
     const int i = overview_target(state, model, width, height);
     if (i < 0) return {};
-    const TagGroup& group = model.groups()[i];
-    return {&group, ChartTarget{group.tag, state.focus, std::nullopt, std::nullopt}, {}};
+    const OverviewLevel v = overview_level(state, model, width, height);
+    const TagGroup* group = v.cards[i].group;
+    if (!group) {  // a group card: the tag in its worst state (else its first) goes on
+        const TagNode& node = overview_tree(model).node(v.cards[i].node);
+        const GroupState gs = group_state(model, node);
+        group = &model.groups()[gs.worst >= 0 ? gs.worst : node.members.front()];
+    }
+    return {group, ChartTarget{group->tag, state.focus, std::nullopt, std::nullopt}, {}};
 }
 
 }  // namespace runtop::ui

@@ -35,6 +35,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "views/actions.h"
 #include "views/canvas.h"
@@ -64,13 +65,34 @@ OverviewLayout overview_layout(int width, int height, int cards, int top = 0);
 OverviewLayout overview_layout(int width, int height, const ViewModel& model);
 int overview_pages(const ViewModel& model, const OverviewLayout& layout);
 
+// A card of the page: one tag's (`group`, groups()[group_index]) or a group of tags (`node`, a
+// node of overview_tree(): views/overview_groups.h).
+struct OverviewCard {
+    const TagGroup* group = nullptr;
+    int group_index = -1;
+    int node = -1;
+};
+// The cards at the state's level of the tag tree on a canvas of this size: every tag under it
+// when they fit on one page (at the root, every tag: the overview as it always was), else the
+// level's groups and tags (views/tag_tree.h).
+std::vector<OverviewCard> overview_cards(const OverviewState& state, const ViewModel& model,
+                                         int width, int height);
+
 void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& state);
+
+// Enter on a group card opens it (true); on a tag's card, nothing here (the detail chart opens).
+bool overview_enter(OverviewState& state, const ViewModel& model, int width, int height);
+// Backspace: up one level, the group left selected; false at the root.
+bool overview_up(OverviewState& state, const ViewModel& model, int width, int height);
+// Shows the level where groups()[group] is a card, and selects it (a tag taken from a view).
+void overview_show_tag(OverviewState& state, int group, const ViewModel& model, int width,
+                       int height);
 
 // Moves the selection (arrows across the grid, pages, first/last) for a canvas of this size;
 // the page follows the selection. The first move selects the page's first card. kNextSeries /
 // kPreviousSeries (Tab / BackTab) cycle the focus: through the runs when the cards overlay
-// runs, else through the (run, rank)s, then back to none (next_overview_focus). Returns
-// whether the state changed.
+// runs, else through the (run, rank)s, then back to none (next_overview_focus);
+// kToggleTagTree the side list, kTreeUp overview_up. Returns whether the state changed.
 bool overview_handle(OverviewState& state, Action action, const ViewModel& model, int width,
                      int height);
 // The card at cell (x, y), -1 when none (the status line, an empty slot).

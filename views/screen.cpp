@@ -227,8 +227,11 @@ Outcome mouse_event(UiState& state, const InputEvent& event, ViewModel& model, i
         case Pointer::kChanged:
             out.redraw = true;
             return out;
-        case Pointer::kOpen:
+        case Pointer::kOpen: {
+            const ViewRow& row = view_row(state.view);
+            if (row.enter && row.enter(state, model, w, h)) return {true};
             return {open_selection(state, model, w, h)};
+        }
     }
     return out;
 }
@@ -290,6 +293,7 @@ Outcome handle(UiState& state, const InputEvent& event, ViewModel& model, Analyz
         }
     switch (action) {
         case Action::kOpenDetail:
+            if (view.enter && view.enter(state, model, width, height)) return out;
             out.redraw = open_selection(state, model, width, height) || had_flash;
             return out;
         case Action::kBack:  // the detail chart answers it (own_globals); elsewhere nothing

@@ -21,9 +21,7 @@ Handled changed(bool redraw) {
 
 // --- overview ---
 void overview_take(UiState& s, const TagGroup&, int index, const ViewModel& model, int w, int h) {
-    s.overview.selected = index;
-    const OverviewLayout l = overview_layout(w, h, static_cast<int>(model.groups().size()));
-    s.overview.page = index / std::max(1, l.per_page());
+    overview_show_tag(s.overview, index, model, w, h);
 }
 
 // --- ranks ---
@@ -94,7 +92,10 @@ void compare_take(UiState& s, const TagGroup& group, int, const ViewModel& model
 // The rows, in the order `snapshot --view` lists them. Each adapter hands the view its own state.
 const std::array<ViewRow, 6>& rows() {
     static const std::array<ViewRow, 6> kRows = {{
-        {ViewId::kOverview, "overview", Action::kViewOverview, Scope::kOverview,
+        {ViewId::kOverview,
+         "overview",
+         Action::kViewOverview,
+         Scope::kOverview,
          [](Canvas& c, const ViewModel& m, const UiState& s) { draw_overview(c, m, s.overview); },
          [](UiState& s, Action a, const ViewModel& m, int w, int h) {
              return changed(overview_handle(s.overview, a, m, w, h));
@@ -105,7 +106,14 @@ const std::array<ViewRow, 6>& rows() {
          [](const UiState& s, const ViewModel& m, int w, int h) {
              return overview_selected(s.overview, m, w, h);
          },
-         TakesTag::kFromOthers, overview_take},
+         TakesTag::kFromOthers,
+         overview_take,
+         {},
+         false,
+         nullptr,
+         [](UiState& s, const ViewModel& m, int w, int h) {
+             return overview_enter(s.overview, m, w, h);
+         }},
         {ViewId::kRanks,
          "ranks",
          Action::kViewRanks,

@@ -58,6 +58,9 @@ struct ViewRow {
     // `g` and a step: what the view does with it, and a note saying so; nullptr: no steps here.
     std::string (*go_to_step)(UiState&, std::int64_t step, const ViewModel&, int width,
                               int height) = nullptr;
+    // Enter, before the selection's chart opens: true when the view answered it itself (the
+    // overview opens a group card); nullptr: Enter always opens the chart.
+    bool (*enter)(UiState&, const ViewModel&, int width, int height) = nullptr;
 };
 
 std::span<const ViewRow> view_rows();
