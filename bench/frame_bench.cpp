@@ -1,9 +1,9 @@
 // Frame time: drawing the dashboard's views into a 250x80 canvas over 100 tags x 8 ranks x
-// 10,000 points (800 series, 8 M points), and over 50 tags x 256 ranks x 500 steps (12,800
-// series): what a frame costs the event loop before the terminal layer writes the cells that
-// changed. The overview holds every one of the 100 cards on one page. The multi-run overview
-// (one line per run) over the same 8 M points: 2 runs x 4 ranks, and 8 runs x 1 rank; the
-// compare view and its chart over the 2 runs.
+// 10,000 points (800 series, 8 M points), over 50 tags x 256 ranks x 500 steps (12,800
+// series), and over 10,000 tags x 256 ranks x 8 steps (2.56 M series: the tag tree): what a frame
+// costs the event loop before the terminal layer writes the cells that changed. The overview holds
+// every one of the 100 cards on one page. The multi-run overview (one line per run) over the same 8
+// M points: 2 runs x 4 ranks, and 8 runs x 1 rank; the compare view and its chart over the 2 runs.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -45,7 +45,32 @@ struct Fixture {
     }
 };
 
-enum class Data { kRanks, kWide, kTwoRuns, kEightRuns };
+enum class Data { kRanks, kWide, kTwoRuns, kEightRuns, kHuge };
+
+// 10,000 msProbe-shaped tags x 256 ranks x 8 steps (2.56 M series): 4 tasks x 50 layers x 10
+// parameters x 5 ops, the size the tag tree and the module heatmap are for.
+struct HugeFixture : Fixture {
+    HugeFixture() : Fixture(0, 0, 0) {
+        const SourceId source = source_id({"msprobe-csv"});
+        const char* tasks[] = {"actv", "grad_reduced", "grad_unreduced", "param"};
+        const char* ops[] = {"max", "mean", "min", "nans", "norm"};
+        for (const char* task : tasks)
+            for (int layer = 0; layer < 50; ++layer)
+                for (int p = 0; p < 10; ++p)
+                    for (const char* op : ops) {
+                        const std::string tag = std::string(task) + "/model.layers." +
+                                                std::to_string(layer) + ".p" + std::to_string(p) +
+                                                ".weight/" + op;
+                        for (int rank = 0; rank < 256; ++rank) {
+                            const SeriesId id = sink.series({"job", rank, tag}, source);
+                            for (int s = 0; s < 8; ++s)
+                                sink.append(id, {s, 1.7e9 + s, 1.0 + 0.01 * ((s * 7 + rank) % 13)});
+                        }
+                    }
+        analyzer.finish();
+        model->update();
+    }
+};
 
 // 100 tags x 8 ranks x 10^4 steps; or, kWide, 50 tags x 256 ranks x 500 steps (a large job);
 // or the same points as the first in 2 runs of 4 ranks, or in 8 runs of one rank.
@@ -61,6 +86,10 @@ Fixture& fixture(Data data) {
         }
         case Data::kEightRuns: {
             static Fixture f(100, 1, 10'000, 8);
+            return f;
+        }
+        case Data::kHuge: {
+            static HugeFixture f;
             return f;
         }
         case Data::kRanks:
@@ -139,6 +168,20 @@ void BM_FrameRankSparklines256RanksKey(benchmark::State& s) {
 void BM_FrameRankSparklines256RanksData(benchmark::State& s) {
     frame(s, "2 v", Data::kWide, true, true);
 }
+// 10,000 tags x 256 ranks: the overview folds them into groups (the tasks), `t` adds the tree
+// beside them, Enter opens a task's layers. Key frames (nothing new) and data frames.
+void BM_FrameOverview10kTagsKey(benchmark::State& s) {
+    frame(s, "1", Data::kHuge, true);
+}
+void BM_FrameOverview10kTagsData(benchmark::State& s) {
+    frame(s, "1", Data::kHuge, true, true);
+}
+void BM_FrameTagTree10kTagsKey(benchmark::State& s) {
+    frame(s, "1 t Right Enter", Data::kHuge, true);
+}
+void BM_FrameTagTree10kTagsData(benchmark::State& s) {
+    frame(s, "1 t Right Enter", Data::kHuge, true, true);
+}
 void BM_FrameDetail256Ranks(benchmark::State& s) {
     frame(s, "1 Enter", Data::kWide);
 }
@@ -173,6 +216,10 @@ BENCHMARK(BM_FrameOverview8Runs)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameOverview8RunsCached)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRanks256Ranks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameDetail256Ranks)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameOverview10kTagsKey)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameOverview10kTagsData)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameTagTree10kTagsKey)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameTagTree10kTagsData)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameHeatmap256RanksKey)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameHeatmap256RanksData)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRankSparklines256RanksKey)->Unit(benchmark::kMillisecond);

@@ -198,8 +198,7 @@ TEST_F(OverviewTree, AGroupCardCarriesTheWorstStateOfItsTags) {
         ++badges;
     EXPECT_EQ(badges, 4u) << text;  // the first row of cards: four tasks
     EXPECT_NE(text.find("model.layers.7…norm"), std::string::npos) << text;  // fitted
-    const TagTree& tree = overview_tree(model);
-    const GroupState gs = group_state(model, tree.node(overview_cards(state, model, w, h)[0].node));
+    const GroupState& gs = group_state(model, overview_cards(state, model, w, h)[0].node);
     EXPECT_EQ(gs.level, AlertLevel::kAlert);
     EXPECT_EQ(gs.count, 2);
 }

@@ -36,7 +36,7 @@ std::vector<int> envelope_tags(const ViewModel& model, const TagNode& node) {
     std::vector<int> out;
     for (int g : node.members) {
         if (static_cast<int>(out.size()) >= kEnvelopeTags / 4) break;
-        if (model.level(model.groups()[g]) != AlertLevel::kOk) out.push_back(g);
+        if (tag_level(model, g) != AlertLevel::kOk) out.push_back(g);
     }
     const int n = static_cast<int>(node.members.size());
     const int want = std::min(n, kEnvelopeTags) - static_cast<int>(out.size());
@@ -146,16 +146,59 @@ const TagTree& overview_tree(const ViewModel& model) {
     return *kept.tree;
 }
 
-GroupState group_state(const ViewModel& model, const TagNode& node) {
-    GroupState s;
-    for (int g : node.members) {
-        const AlertLevel level = model.level(model.groups()[g]);
-        if (level > s.level) {
-            s = {level, 0, g};
+namespace {
+
+struct TreeStates {
+    const TagTree* tree = nullptr;
+    std::size_t nodes_count = 0;
+    std::uint64_t filter_changes = 0;
+    std::size_t log_size = 0;
+    Analyzer::LevelCounts counts;
+    std::vector<AlertLevel> tags;
+    std::vector<GroupState> nodes;
+};
+
+// The states, made again when the tree is another or the Analyzer's counts or log moved (a
+// series changes state only with a firing, which logs, or an acknowledgement, which counts).
+const TreeStates& tree_states(const ViewModel& model) {
+    thread_local TreeStates kept;
+    const TagTree& tree = overview_tree(model);
+    const Analyzer& a = model.analyzer();
+    const Analyzer::LevelCounts& counts = a.level_counts();
+    if (kept.tree == &tree && kept.nodes_count == tree.nodes().size() &&
+        kept.filter_changes == model.filter_changes() && kept.log_size == a.log().size() &&
+        kept.counts.alert == counts.alert && kept.counts.warn == counts.warn &&
+        kept.counts.acknowledged == counts.acknowledged &&
+        kept.tags.size() == model.groups().size())
+        return kept;
+    kept.tree = &tree;
+    kept.nodes_count = tree.nodes().size();
+    kept.filter_changes = model.filter_changes();
+    kept.log_size = a.log().size();
+    kept.counts = counts;
+    const auto& groups = model.groups();
+    kept.tags.resize(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) kept.tags[g] = model.level(groups[g]);
+    kept.nodes.assign(tree.nodes().size(), GroupState{});
+    for (std::size_t i = 0; i < tree.nodes().size(); ++i) {
+        GroupState& s = kept.nodes[i];
+        for (int g : tree.node(static_cast<int>(i)).members) {
+            const AlertLevel level = kept.tags[g];
+            if (level > s.level) s = {level, 0, g};
+            if (level == s.level && level != AlertLevel::kOk) ++s.count;
         }
-        if (level == s.level && level != AlertLevel::kOk) ++s.count;
     }
-    return s;
+    return kept;
+}
+
+}  // namespace
+
+const GroupState& group_state(const ViewModel& model, int node) {
+    return tree_states(model).nodes[node];
+}
+
+AlertLevel tag_level(const ViewModel& model, int group) {
+    return tree_states(model).tags[group];
 }
 
 void draw_group_card(Canvas& canvas, const ViewModel& model, const TagTree& tree, int node,
@@ -163,7 +206,7 @@ void draw_group_card(Canvas& canvas, const ViewModel& model, const TagTree& tree
     const GlyphTier tier = model.glyphs();
     const bool ascii = model.ascii();
     const TagNode& n = tree.node(node);
-    const GroupState state = group_state(model, n);
+    const GroupState& state = group_state(model, node);
     const std::string count = state.count > 1 ? std::to_string(state.count) : std::string();
     const int bw = badge_width(state.level, tier, count);
     const Style border = selected ? Style{Role::kAccent, true} : Style{Role::kBorder};
@@ -243,7 +286,7 @@ void draw_tag_side_list(Canvas& canvas, const ViewModel& model, const TagTree& t
         const bool here = line.node == level;
         const bool is_open =
             line.node == 0 || std::find(open.begin(), open.end(), line.node) != open.end();
-        const GroupState state = group_state(model, n);
+        const GroupState& state = group_state(model, line.node);
         std::string text(static_cast<std::size_t>(2 * line.depth), ' ');
         if (n.members.size() > 1 || !n.children.empty())
             append_utf8(text, is_open ? (ascii ? U'v' : U'▾') : (ascii ? U'>' : U'▸'));

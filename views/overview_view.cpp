@@ -669,7 +669,7 @@ ViewSelection overview_selected(const OverviewState& state, const ViewModel& mod
     const TagGroup* group = v.cards[i].group;
     if (!group) {  // a group card: the tag in its worst state (else its first) goes on
         const TagNode& node = overview_tree(model).node(v.cards[i].node);
-        const GroupState gs = group_state(model, node);
+        const GroupState& gs = group_state(model, v.cards[i].node);
         group = &model.groups()[gs.worst >= 0 ? gs.worst : node.members.front()];
     }
     return {group, ChartTarget{group->tag, state.focus, std::nullopt, std::nullopt}, {}};
