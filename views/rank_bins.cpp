@@ -4,8 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include <fmt/format.h>
-
 namespace runtop::ui {
 namespace {
 
@@ -106,13 +104,6 @@ const std::vector<double>& ColumnsCache::scores(DeviationRatio ratio) {
     for (std::size_t i = 0; i < worst.size(); ++i) scores_[i] = rank_outlier_score(worst[i]);
     judged_ = true;
     return scores_;
-}
-
-std::string rank_row_label(const RankRow& row, std::span<const int> ranks) {
-    if (row.members.empty()) return "-";
-    const int first = ranks[row.members.front()], last = ranks[row.members.back()];
-    if (!row.bin()) return fmt::format("r{}", first);
-    return fmt::format("r{}-{}", first, last);
 }
 
 }  // namespace runtop::ui

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
 #include <vector>
 
 #include "core/store/store.h"
@@ -67,8 +66,5 @@ class ColumnsCache {
     int columns_ = 0;
     std::vector<std::vector<ColumnSummary>> cols_;
 };
-
-// "r0-23" for a bin of ranks, "r13" for one rank; `ranks` gives each member's rank.
-std::string rank_row_label(const RankRow& row, std::span<const int> ranks);
 
 }  // namespace runtop::ui
