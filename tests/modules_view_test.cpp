@@ -191,6 +191,21 @@ TEST_F(ModulesSnapshot, Spread) {
     expect_golden("modules_100x30_spread", "100x30", "a a");
 }
 
+// Each cell by its distance from its row's median: layers.6.attn from step 30 (4x) at the top
+// of the ramp, the rows' small noise at its foot.
+TEST_F(ModulesSnapshot, DeviationFromTheRowMedian) {
+    expect_golden("modules_100x14_deviation", "100x14", "c PgDn");
+}
+
+// PgDn shows the next page of rows; the status line says which.
+TEST_F(ModulesSnapshot, RowsPage) {
+    auto r = frame("100x14", "PgDn");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto lines = split_lines(r.out);
+    EXPECT_EQ(lines[1].rfind("layers.4.attn.weight", 0), 0u) << r.out;
+    EXPECT_NE(lines.back().find("rows 10-18 of 22"), std::string::npos) << r.out;
+}
+
 TEST_F(ModulesSnapshot, EarliestIsTheAlertNotTheEarlierWarning) {
     auto r = frame("100x30", "e");
     ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -493,7 +493,7 @@ void draw_title(Canvas& canvas, const Frame& f, const ModulesState& state, const
                   : fmt::format("{} steps a column", short_value(std::round(per * 10) / 10)),
          {Role::kDim}},
         {aggregation_text(f, state, model), {Role::kAccent, true}},
-        {state.colour == ModuleColour::kDeviation ? std::string("deviation from row median")
+        {state.colour == ModuleColour::kDeviation ? std::string("vs row median")
                                                   : std::string(f.log ? "log" : "linear"),
          {Role::kText}},
     };
