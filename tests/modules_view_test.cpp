@@ -232,6 +232,14 @@ TEST_F(ModulesSnapshot, EnterOpensTheModulesChartAtTheStep) {
     EXPECT_NE(r.out.find("front r1"), std::string::npos) << r.out;
 }
 
+// `6` shows the view from any other.
+TEST_F(ModulesSnapshot, SixShowsIt) {
+    auto r =
+        run_runtop({"snapshot", "--size", "100x30", "--view", "heatmap", "--keys", "6", root()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(split_lines(r.out)[0].rfind("grad_unreduced norm  22 modules", 0), 0u) << r.out;
+}
+
 TEST_F(ModulesSnapshot, TaskAndOpCycle) {
     auto r = frame("100x30", "t");
     ASSERT_EQ(r.exit_code, 0) << r.err;

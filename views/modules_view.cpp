@@ -247,10 +247,17 @@ struct Frame {
         return column_start(lo, hi + 1, static_cast<unsigned>(std::max(1, columns)),
                             static_cast<unsigned>(c));
     }
+    // The column holding `step` (in [lo, hi]): the arithmetic's guess, then the edges checked.
     int column_of(std::int64_t step) const {
-        int c = 0;
-        // Columns are few (the canvas's width): a walk is as quick as the arithmetic's care.
+        const auto span = static_cast<unsigned __int128>(static_cast<std::uint64_t>(hi) -
+                                                         static_cast<std::uint64_t>(lo)) +
+                          1;
+        const auto off = static_cast<unsigned __int128>(static_cast<std::uint64_t>(step) -
+                                                        static_cast<std::uint64_t>(lo));
+        int c = static_cast<int>(
+            std::min<unsigned __int128>(off * static_cast<unsigned>(columns) / span, columns - 1));
         while (c + 1 < columns && bucket_start(c + 1) <= step) ++c;
+        while (c > 0 && bucket_start(c) > step) --c;
         return c;
     }
     double scale(double v) const { return log ? std::log10(v) : v; }
@@ -805,9 +812,12 @@ std::string modules_next_mark(ModulesState& state, int direction, const ViewMode
                               int height) {
     const Frame f = make_frame(state, model, width, height, false);
     if (!f.family) return "no module family";
+    std::vector<int> row_of(f.cache->marks.size(), 0);  // per module
+    for (std::size_t r = 0; r < f.rows.size(); ++r)
+        for (std::size_t m : f.rows[r].modules) row_of[m] = static_cast<int>(r);
     std::vector<std::pair<int, int>> marked;  // (column, row)
     for (std::size_t m = 0; m < f.cache->marks.size(); ++m) {
-        const int r = row_of_module(f.rows, m);
+        const int r = row_of[m];
         for (const ModuleMark& k : f.cache->marks[m])
             if (counts(f, model, k.series) && k.step >= f.lo && k.step <= f.hi)
                 marked.emplace_back(f.column_of(k.step), r);
