@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/analyzer.h"
+#include "core/analysis/analyzing_sink.h"
+#include "core/store/store.h"
 #include "tests/model_fixture.h"
 #include "tests/test_support.h"
 #include "tests/view_fixture.h"
@@ -84,6 +87,60 @@ TEST_F(ModulesAggregation, MaxRankAndSpreadOverRanks) {
     EXPECT_EQ(readout(s).rfind("layers 0-1 step 0: ?4", 0), 0u) << readout(s);
     s.aggregation = ui::ModuleAggregation::kMax;
     EXPECT_EQ(readout(s).rfind("layers 0-1 step 0: 8", 0), 0u) << readout(s);
+}
+
+// Live: a NaN that arrives after the first frame is found on the next (the family's members are
+// looked at only where they grew), and so is one that replaces the last point (an equal step).
+// No rules: the NaN/Inf are found in the points, not in a nonfinite rule's records.
+class ModulesLive : public ::testing::Test {
+  protected:
+    template <class F>
+    void add(const std::string& run, int rank, const std::string& tag, int steps, F f) {
+        const SeriesId id = sink_.series({run, rank, tag}, source_id({"tfevents"}));
+        for (int s = 0; s < steps; ++s) sink_.append(id, {s, 1.7e9 + s, static_cast<double>(f(s))});
+    }
+    static std::string row(const ui::Canvas& c, int y) {
+        std::string out;
+        for (int x = 0; x < c.width(); ++x) {
+            const char32_t ch = c.at(x, y).ch;
+            if (ch != 0) out += ch < 0x80 ? static_cast<char>(ch) : '?';
+        }
+        return out;
+    }
+    Store store_;
+    Analyzer analyzer_{RuleSet{}};
+    AnalyzingSink sink_{analyzer_, &store_};
+};
+
+TEST_F(ModulesLive, ANanArrivingLaterIsTheEarliestAlert) {
+    for (int rank = 0; rank < 2; ++rank)
+        for (int layer = 0; layer < 3; ++layer)
+            add("job", rank, "grad_unreduced/layers." + std::to_string(layer) + ".mlp/norm", 20,
+                [](int s) { return 1.0 + 0.01 * s; });
+    ui::ViewModel model(store_, analyzer_);
+    model.update();
+    ui::ModulesState state;
+    ui::Canvas canvas(80, 12);
+    auto text = [&] {
+        model.update();
+        ui::draw_modules(canvas, model, state);
+        std::string all;
+        for (int y = 0; y < canvas.height(); ++y) all += row(canvas, y) + "\n";
+        return all;
+    };
+    EXPECT_EQ(text().find("earliest alert"), std::string::npos) << text();
+    const SourceId source = source_id({"tfevents"});
+    const SeriesId l2 = sink_.series({"job", 1, "grad_unreduced/layers.2.mlp/norm"}, source);
+    sink_.append(l2, {19, 1.7e9 + 19, std::nan("")});  // replaces step 19
+    EXPECT_NE(text().find("earliest alert: step 19"), std::string::npos) << text();
+    const SeriesId l1 = sink_.series({"job", 0, "grad_unreduced/layers.1.mlp/norm"}, source);
+    for (int s = 20; s < 25; ++s) sink_.append(l1, {s, 1.7e9 + s, s == 22 ? INFINITY : 1.2});
+    // Both alerts: the earliest is still step 19; the Inf at 22 is on its own row.
+    EXPECT_NE(text().find("earliest alert: step 19"), std::string::npos) << text();
+    state.row = 1;
+    state.column = 22;
+    EXPECT_NE(text().find("layers.1.mlp step 22: "), std::string::npos) << text();
+    EXPECT_NE(text().find(" inf "), std::string::npos) << text();
 }
 
 // ---- golden frames of an msProbe fixture

@@ -49,6 +49,13 @@ struct ModulePageKey {
     bool operator==(const ModulePageKey&) const = default;
 };
 
+// What was last seen of a member: its first NaN/Inf is looked for only in points added since.
+struct MemberCheck {
+    std::uint64_t received = 0, restarts = 0;  // Series::received(), restart_count()
+    std::int64_t last_step = 0;
+    std::optional<std::int64_t> first_bad;
+};
+
 struct ModulesCache {
     // The families, remade when series arrive or the filter changes (tags arrive live).
     std::size_t series_count = std::numeric_limits<std::size_t>::max();
@@ -59,11 +66,12 @@ struct ModulesCache {
     // One family's marks and steps, remade when the data or the log grows (a key frame keeps
     // them: the data frame that follows remakes them).
     int marks_family = -1;
-    std::uint64_t marks_points = 0;
-    std::size_t marks_records = 0;
+    std::uint64_t received = 0;  // the members' received points and restarts: what changes them
     std::vector<std::vector<ModuleMark>> marks;  // per module, by step
-    bool any = false;                            // the family has points
-    std::int64_t lo = 0, hi = 0;                 // its steps
+    int checks_family = -1;
+    std::vector<std::vector<MemberCheck>> checks;  // per module, per member
+    bool any = false;                              // the family has points
+    std::int64_t lo = 0, hi = 0;                   // its steps
     ModulePageKey page_key;
     std::vector<std::vector<ModuleCell>> page;  // the last page's cells
 };
@@ -106,6 +114,7 @@ ModulesCache& families_of(const ModulesState& state, const ViewModel& model) {
             }
         }
     c.marks_family = -1;
+    c.checks_family = -1;  // members moved: every member is looked at whole again
     return c;
 }
 
@@ -130,33 +139,54 @@ int family_index(const ModulesState& state, const ModulesCache& c) {
 // The family's steps and every member's marks, by step.
 void refresh_marks(ModulesCache& c, int f, const ViewModel& model) {
     const auto& records = model.analyzer().log().records();
-    if (c.marks_family == f &&
-        (model.ingest.key_frame ||
-         (c.marks_points == model.store().total_points() && c.marks_records == records.size())))
-        return;
+    // A key's frame keeps them; any other looks at every member (a point replaced at an equal
+    // step changes no count), querying only the members that grew.
+    if (c.marks_family == f && model.ingest.key_frame) return;
     c.marks_family = f;
-    c.marks_points = model.store().total_points();
-    c.marks_records = records.size();
+    c.received = 0;
     const auto& members = c.members[f];
     c.marks.assign(members.size(), {});
     c.any = false;
+    if (c.checks_family != f || c.checks.size() != members.size()) {
+        c.checks_family = f;
+        c.checks.assign(members.size(), {});
+    }
     std::unordered_map<SeriesId, std::size_t> module_of;
-    for (std::size_t m = 0; m < members.size(); ++m)
-        for (SeriesId id : members[m]) {
+    for (std::size_t m = 0; m < members.size(); ++m) {
+        c.checks[m].resize(members[m].size());
+        for (std::size_t j = 0; j < members[m].size(); ++j) {
+            const SeriesId id = members[m][j];
             module_of.emplace(id, m);
             const Series& s = model.store().at(id);
+            c.received += s.received() + s.restart_count();
             if (s.empty()) continue;
             c.lo = c.any ? std::min(c.lo, s.first_step()) : s.first_step();
             c.hi = c.any ? std::max(c.hi, s.last_step()) : s.last_step();
             c.any = true;
-            ColumnSummary all;
-            s.query(s.first_step(), s.last_step() + 1, {&all, 1});
-            if (non_finite(all))
-                if (std::optional<std::int64_t> at =
-                        narrow_to_step(s, s.first_step(), s.last_step() + 1,
-                                       [](const ColumnSummary& x) { return non_finite(x); }))
-                    c.marks[m].push_back({*at, Severity::kAlert, id});
+            // Only the points a member gained since it was last looked at are queried (a
+            // restart, which may drop its NaN, has it looked at whole again).
+            MemberCheck& k = c.checks[m][j];
+            if (s.received() != k.received || s.restart_count() != k.restarts) {
+                // Appended to: from the step last seen, which an equal step may have replaced.
+                const bool grew = k.received > 0 && s.received() > k.received &&
+                                  s.last_step() >= k.last_step && s.restart_count() == k.restarts;
+                if (!grew) k.first_bad.reset();
+                const std::int64_t from = grew ? k.last_step : s.first_step();
+                if (!k.first_bad) {
+                    ColumnSummary added;
+                    s.query(from, s.last_step() + 1, {&added, 1});
+                    if (non_finite(added))
+                        k.first_bad =
+                            narrow_to_step(s, from, s.last_step() + 1,
+                                           [](const ColumnSummary& x) { return non_finite(x); });
+                }
+                k.received = s.received();
+                k.last_step = s.last_step();
+                k.restarts = s.restart_count();
+            }
+            if (k.first_bad) c.marks[m].push_back({*k.first_bad, Severity::kAlert, id});
         }
+    }
     for (const AnomalyRecord& r : records) {
         SeriesId id = r.series;
         if (id == kNoSeries) {  // imported: msProbe's records name the tag, not runtop's series
@@ -393,7 +423,7 @@ Frame make_frame(const ModulesState& state, const ViewModel& model, int width, i
                       f.columns,
                       f.lo,
                       f.hi,
-                      model.store().total_points(),
+                      f.cache->received,
                       model.filter_changes(),
                       model.analyzer().log().size()};
     ModulePageKey old = f.cache->page_key;
