@@ -275,7 +275,8 @@ TEST_F(ModulesSnapshot, EarliestIsTheAlertNotTheEarlierWarning) {
     // The warning msProbe recorded at step 25 is marked on its own row.
     bool warn = false;
     for (const std::string& l : lines)
-        if (l.rfind("layers.1.attn.weight", 0) == 0) warn = l.find("△") != std::string::npos;
+        if (l.rfind("layers.1.attn.weight ", 0) == 0 && l.find("△") != std::string::npos)
+            warn = true;
     EXPECT_TRUE(warn) << r.out;
 }
 
@@ -289,12 +290,26 @@ TEST_F(ModulesSnapshot, EnterOpensTheModulesChartAtTheStep) {
     EXPECT_NE(r.out.find("front r1"), std::string::npos) << r.out;
 }
 
-// `6` shows the view from any other.
+// `6` shows the view; from an overview where no card was picked, at grad_unreduced norm.
 TEST_F(ModulesSnapshot, SixShowsIt) {
     auto r =
-        run_runtop({"snapshot", "--size", "100x30", "--view", "heatmap", "--keys", "6", root()});
+        run_runtop({"snapshot", "--size", "100x30", "--view", "overview", "--keys", "6", root()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(split_lines(r.out)[0].rfind("grad_unreduced norm  22 modules", 0), 0u) << r.out;
+}
+
+// The module the user was looking at goes along: from its heatmap, its family at its row.
+TEST_F(ModulesSnapshot, TakesTheModuleOfTheViewLeft) {
+    auto r = run_runtop({"snapshot", "--size", "100x30", "--view", "heatmap", "--tag",
+                         "actv/layers.6.mlp.weight/max", "--keys", "6", root()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto lines = split_lines(r.out);
+    EXPECT_EQ(lines[0].rfind("actv max", 0), 0u) << r.out;
+    bool selected = false;  // the selection's mark on layers.6.mlp's row
+    for (const std::string& l : lines)
+        if (l.rfind("layers.6.mlp.weight ", 0) == 0 && l.find("◆") != std::string::npos)
+            selected = true;
+    EXPECT_TRUE(selected) << r.out;
 }
 
 TEST_F(ModulesSnapshot, TaskAndOpCycle) {

@@ -881,6 +881,23 @@ std::string modules_go_to_step(ModulesState& state, std::int64_t step, const Vie
                           : fmt::format("step {}: the column of steps {}-{}", step, a, b));
 }
 
+void modules_take_tag(ModulesState& state, const std::string& tag, const ViewModel& model) {
+    const ModulesCache& c = families_of(state, model);
+    const TagGroup* g = model.group(tag);
+    if (!g || g->series.empty()) return;
+    const SeriesId id = g->series.front();
+    for (std::size_t f = 0; f < c.families.size(); ++f)
+        for (std::size_t m = 0; m < c.members[f].size(); ++m) {
+            const auto& ids = c.members[f][m];
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) continue;
+            state.task = c.families[f].task;
+            state.op = c.families[f].op;
+            state.row = row_of_module(
+                make_rows(c.families[f], std::min(state.zoom, max_zoom(c.families[f]))), m);
+            return;
+        }
+}
+
 Pointer modules_mouse(ModulesState& state, const InputEvent& event, const ViewModel& model,
                       int width, int height) {
     if (event.button == MouseButton::kWheelUp || event.button == MouseButton::kWheelDown)

@@ -57,6 +57,10 @@ std::string modules_next_mark(ModulesState& state, int direction, const ViewMode
 std::string modules_go_to_step(ModulesState& state, std::int64_t step, const ViewModel& model,
                                int width, int height);
 
+// The family and row of `tag` when it is a module's (else nothing changes): the view switched to
+// shows the module the user was looking at.
+void modules_take_tag(ModulesState& state, const std::string& tag, const ViewModel& model);
+
 Pointer modules_mouse(ModulesState& state, const InputEvent& event, const ViewModel& model,
                       int width, int height);
 // The selected row's module tag and series at the selected column's step: the earliest anomaly

@@ -93,6 +93,14 @@ void compare_take(UiState& s, const TagGroup& group, int, const ViewModel& model
 }
 
 // --- modules ---
+// The tag the user chose (switch_view calls this before the view changes, so s.view is the one
+// left): an overview where no card was picked names its first card, which is no choice, and
+// the family stays grad_unreduced norm.
+void modules_take(UiState& s, const TagGroup& group, int, const ViewModel& model, int, int) {
+    if (s.view == ViewId::kOverview && s.overview.selected < 0) return;
+    modules_take_tag(s.modules, group.tag, model);
+}
+
 Handled modules_keys(UiState& s, Action a, const ViewModel& m, int w, int h) {
     switch (a) {
         case Action::kToggleLogY:
@@ -218,8 +226,8 @@ const std::array<ViewRow, 7>& rows() {
          [](const UiState& s, const ViewModel& m, int w, int h) {
              return modules_selected(s.modules, m, w, h);
          },
-         TakesTag::kNever,
-         nullptr,
+         TakesTag::kFromOthers,
+         modules_take,
          {Action::kToggleLogY},
          false,
          [](UiState& s, std::int64_t step, const ViewModel& m, int w, int h) {
