@@ -1,9 +1,12 @@
 // Frame time: drawing the dashboard's views into a 250x80 canvas over 100 tags x 8 ranks x
 // 10,000 points (800 series, 8 M points), over 50 tags x 256 ranks x 500 steps (12,800
-// series), and over 10,000 tags x 256 ranks x 8 steps (2.56 M series: the tag tree): what a frame
-// costs the event loop before the terminal layer writes the cells that changed. The overview holds
-// every one of the 100 cards on one page. The multi-run overview (one line per run) over the same 8
-// M points: 2 runs x 4 ranks, and 8 runs x 1 rank; the compare view and its chart over the 2 runs.
+// series), and over 10,000 tags x 256 ranks x 8 steps (2.56 M series: the tag tree and the
+// module heatmap at a job's size): what a frame costs the event loop before the terminal layer
+// writes the cells that changed. The overview holds every one of the 100 cards on one page. The
+// multi-run overview (one line per run) over the same 8 M points: 2 runs x 4 ranks, and 8 runs x
+// 1 rank; the compare view and its chart over the 2 runs. The module x step heatmap over 100
+// layers x 4 modules x 64 ranks x 200 steps (25,600 series): from scratch (the families worked
+// out, every member's marks, the page queried) and a key's frame (the page kept).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -24,10 +27,14 @@ struct Fixture {
     AnalyzingSink sink{analyzer, &store};
     std::unique_ptr<ui::ViewModel> model;
 
-    Fixture(int tags, int ranks, int steps, int runs = 1) {
+    Fixture(int tags, int ranks, int steps, int runs = 1, bool modules = false) {
         const SourceId source = source_id({"tfevents"});
+        static constexpr const char* kModules[] = {"attn.qkv", "attn.out", "mlp.fc1", "mlp.fc2"};
         for (int t = 0; t < tags; ++t) {
-            const std::string tag = (t < 10 ? "train/metric_" : "layers/stat_") + std::to_string(t);
+            const std::string tag =
+                modules ? "grad_unreduced/layers." + std::to_string(t / 4) + "." + kModules[t % 4] +
+                              ".weight/norm"
+                        : (t < 10 ? "train/metric_" : "layers/stat_") + std::to_string(t);
             for (int run = 0; run < runs; ++run) {
                 const std::string name = runs == 1 ? "job" : "run_" + std::to_string(run);
                 for (int rank = 0; rank < ranks; ++rank) {
@@ -45,7 +52,7 @@ struct Fixture {
     }
 };
 
-enum class Data { kRanks, kWide, kTwoRuns, kEightRuns, kHuge };
+enum class Data { kRanks, kWide, kTwoRuns, kEightRuns, kHuge, kModules };
 
 // 10,000 msProbe-shaped tags x 256 ranks x 8 steps (2.56 M series): 4 tasks x 50 layers x 10
 // parameters x 5 ops, the size the tag tree and the module heatmap are for.
@@ -92,6 +99,10 @@ Fixture& fixture(Data data) {
             static HugeFixture f;
             return f;
         }
+        case Data::kModules: {
+            static Fixture f(400, 64, 200, 1, true);
+            return f;
+        }
         case Data::kRanks:
             break;
     }
@@ -121,6 +132,7 @@ void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks, 
         if (!cached) {
             ui.overview.cache.reset();
             ui.compare.cache = ui::CompareMemo();  // the comparison made from scratch
+            ui.modules.cache.reset();
         }
         ui::draw_screen(canvas, *f.model, ui);
         benchmark::DoNotOptimize(canvas.at(0, 0));
@@ -182,6 +194,12 @@ void BM_FrameTagTree10kTagsKey(benchmark::State& s) {
 void BM_FrameTagTree10kTagsData(benchmark::State& s) {
     frame(s, "1 t Right Enter", Data::kHuge, true, true);
 }
+void BM_FrameModules10kTagsKey(benchmark::State& s) {
+    frame(s, "6", Data::kHuge, true);
+}
+void BM_FrameModules10kTagsData(benchmark::State& s) {
+    frame(s, "6", Data::kHuge, true, true);
+}
 void BM_FrameDetail256Ranks(benchmark::State& s) {
     frame(s, "1 Enter", Data::kWide);
 }
@@ -203,6 +221,12 @@ void BM_FrameCompare2Runs(benchmark::State& s) {
 void BM_FrameCompare2RunsCached(benchmark::State& s) {
     frame(s, "5", Data::kTwoRuns, true);
 }
+void BM_FrameModules(benchmark::State& s) {
+    frame(s, "6", Data::kModules);
+}
+void BM_FrameModulesCached(benchmark::State& s) {
+    frame(s, "6", Data::kModules, true);
+}
 void BM_FrameCompareDetail2Runs(benchmark::State& s) {
     frame(s, "5 Enter", Data::kTwoRuns, true);
 }
@@ -220,6 +244,8 @@ BENCHMARK(BM_FrameOverview10kTagsKey)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameOverview10kTagsData)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameTagTree10kTagsKey)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameTagTree10kTagsData)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameModules10kTagsKey)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameModules10kTagsData)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameHeatmap256RanksKey)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameHeatmap256RanksData)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameRankSparklines256RanksKey)->Unit(benchmark::kMillisecond);
@@ -230,6 +256,8 @@ BENCHMARK(BM_FrameDetail)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameCompare2Runs)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameCompare2RunsCached)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FrameCompareDetail2Runs)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameModules)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FrameModulesCached)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace runtop

@@ -618,7 +618,7 @@ TEST(KeyScript, NamesAreKeysOtherWordsAreTyped) {
 TEST(ViewTable, EveryViewHasOneRow) {
     std::set<std::string_view> names;
     for (ViewId id : {ViewId::kOverview, ViewId::kRanks, ViewId::kHeatmap, ViewId::kAnomalies,
-                      ViewId::kDetail, ViewId::kCompare}) {
+                      ViewId::kDetail, ViewId::kCompare, ViewId::kModules}) {
         const ViewRow& row = view_row(id);
         EXPECT_EQ(row.id, id);
         EXPECT_EQ(view_name(id), row.name);

@@ -181,8 +181,9 @@ TEST_F(Snapshot, ColorAlwaysIsThePlainFrameWithSgr) {
 TEST_F(Snapshot, UsageErrorsExitTwo) {
     auto view = run_runtop({"snapshot", "--view", "bogus", fixture()});
     EXPECT_EQ(view.exit_code, 2);
-    EXPECT_NE(view.err.find("overview, ranks, heatmap, anomalies, compare, detail, not 'bogus'"),
-              std::string::npos)
+    EXPECT_NE(
+        view.err.find("overview, ranks, heatmap, anomalies, compare, modules, detail, not 'bogus'"),
+        std::string::npos)
         << view.err;
     for (const char* size : {"100", "0x10", "10x0", "axb", "100x", "2000x10"}) {
         auto r = run_runtop({"snapshot", "--size", size, fixture()});

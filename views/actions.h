@@ -16,6 +16,7 @@ enum class Action {
     kViewHeatmap,
     kViewAnomalies,
     kViewCompare,
+    kViewModules,
     kOpenDetail,
     kBack,
     kFilterTags,
@@ -59,13 +60,18 @@ enum class Action {
     kToggleCompareAlign,
     kToggleCompareMean,
     kToggleConfigDiff,
+    kCycleModuleTask,
+    kCycleModuleOp,
+    kCycleModuleAggregation,
+    kToggleModuleColour,
+    kGoToEarliest,
     kRedraw,
     kHelp,
     kQuit,
 };
 
 // Where an action applies: everywhere, or in one view.
-enum class Scope { kGlobal, kOverview, kRanks, kHeatmap, kAnomalies, kDetail, kCompare };
+enum class Scope { kGlobal, kOverview, kRanks, kHeatmap, kAnomalies, kDetail, kCompare, kModules };
 
 struct Binding {
     Action action;

@@ -10,8 +10,10 @@
 
 #include "core/analysis/cross_rank.h"
 #include "core/format.h"
+#include "views/column_steps.h"
 #include "views/glyphs.h"
 #include "views/ranks_history.h"
+#include "views/step_axis.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
@@ -43,13 +45,6 @@ bool spans_runs(const ViewModel& model, const TagGroup& g) {
     for (SeriesId id : g.series)
         if (model.store().at(id).key().run != model.store().at(g.series[0]).key().run) return true;
     return false;
-}
-
-bool non_finite(const ColumnSummary& c) {
-    return c.nan + c.pos_inf + c.neg_inf > 0;
-}
-bool has_finite(const ColumnSummary& c) {
-    return c.count > c.nan + c.pos_inf + c.neg_inf && std::isfinite(c.min);
 }
 
 // The ramp: values to levels 0..9, in the scale chosen, and what counts as a spike or dip.
@@ -144,31 +139,6 @@ std::optional<std::int64_t> first_record_step(const ViewModel& model, SeriesId i
         if (r.series == id && r.step >= a && r.step < b && (!first || r.step < *first))
             first = r.step;
     return first;
-}
-
-// The first step in [a, b) whose points satisfy `holds` (a column summary of them), narrowed by
-// querying ever smaller spans: 16 parts a round, so a million steps take five rounds. Folded
-// points answer for their bucket, which counts at its last step. nullopt when none holds.
-template <class Holds>
-std::optional<std::int64_t> narrow_to_step(const Series& series, std::int64_t a, std::int64_t b,
-                                           Holds holds) {
-    constexpr int kParts = 16;
-    std::vector<ColumnSummary> parts;
-    while (b - a > 1) {
-        const int n = static_cast<int>(std::min<std::int64_t>(kParts, b - a));
-        parts.assign(n, ColumnSummary{});
-        series.query(a, b, parts);
-        int hit = -1;
-        for (int i = 0; i < n && hit < 0; ++i)
-            if (!parts[i].empty() && holds(parts[i])) hit = i;
-        if (hit < 0) return std::nullopt;
-        if (parts[hit].count == 1) return parts[hit].last_step;
-        const std::int64_t lo = column_start(a, b, n, hit), hi = column_start(a, b, n, hit + 1);
-        if (lo == a && hi == b) return parts[hit].last_step;  // no narrower split
-        a = lo;
-        b = hi;
-    }
-    return a;
 }
 
 // Every series of the tag queried over the map's columns, and judged: kept while nothing
@@ -385,47 +355,9 @@ void draw_map(Canvas& canvas, const Frame& f, const ViewModel& model) {
     }
 }
 
-// A round step interval at least `min` steps wide: 1, 2, 5 times a power of ten.
-std::int64_t nice_interval(double min) {
-    double p = 1;
-    while (p * 10 <= min) p *= 10;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * p >= min) return static_cast<std::int64_t>(m * p);
-    return static_cast<std::int64_t>(10 * p);
-}
-
-// The step axis: round steps under the columns holding them, the last step at the end, and a
-// mark under the selected column (labels it would cut give way).
 void draw_axis(Canvas& canvas, const Frame& f, bool ascii) {
     const HeatmapLayout& l = f.l;
-    const int y = l.axis_y;
-    canvas.text(0, y, "step", {Role::kDim}, l.label_w);
-    const std::uint64_t span = static_cast<std::uint64_t>(l.hi - l.lo) + 1;
-    auto column_of = [&](std::int64_t step) {
-        return static_cast<int>(static_cast<unsigned __int128>(step - l.lo) * l.columns / span);
-    };
-    const int sel = l.map_x + l.column;
-    const std::string last = short_step(l.hi);
-    const int last_x = l.map_x + l.columns - display_width(last);
-    const int widest = std::max(display_width(short_step(l.lo)), display_width(last));
-    const double per_column = static_cast<double>(span) / l.columns;
-    const std::int64_t every = nice_interval(per_column * (widest + 3));
-    int free_from = l.map_x;  // labels never touch
-    auto place = [&](int x, const std::string& text) {
-        const int w = display_width(text);
-        if (x < free_from || x + w > l.map_x + l.columns) return;
-        if (sel >= x - 1 && sel <= x + w) return;  // the selection's mark has the spot
-        canvas.text(x, y, text, {Role::kDim});
-        free_from = x + w + 2;
-    };
-    std::int64_t step = l.lo % every == 0 ? l.lo : (l.lo / every + (l.lo > 0)) * every;
-    for (; step <= l.hi; step += every) {
-        const int x = l.map_x + column_of(step);
-        if (step != l.hi && x + widest + 2 > last_x) break;  // the last step's spot
-        place(x, short_step(step));
-    }
-    place(last_x, last);
-    canvas.put(sel, y, ascii ? U'^' : U'▲', {Role::kAccent, true});
+    draw_step_axis(canvas, {l.axis_y, l.label_w, l.map_x, l.columns, l.lo, l.hi, l.column}, ascii);
 }
 
 void draw_legend(Canvas& canvas, const Frame& f, const ViewModel& model) {

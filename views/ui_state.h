@@ -10,13 +10,14 @@
 #include "views/compare/compare_state.h"
 #include "views/detail_state.h"
 #include "views/heatmap_state.h"
+#include "views/modules_state.h"
 #include "views/overview_state.h"
 #include "views/ranks_state.h"
 
 namespace runtop::ui {
 
 // The views, one row each in views/view_table.cpp.
-enum class ViewId { kOverview, kRanks, kHeatmap, kAnomalies, kDetail, kCompare };
+enum class ViewId { kOverview, kRanks, kHeatmap, kAnomalies, kDetail, kCompare, kModules };
 
 // The `/`, `r` and `R` prompts: what is typed is applied as it is typed (live preview); Enter
 // keeps it, Esc puts back what was there before.
@@ -36,6 +37,7 @@ struct UiState {
     HeatmapState heatmap;
     AnomalyState anomalies;
     DetailState detail;
+    ModulesState modules;
     CompareState compare;  // the app sets compare.options from --tolerance, --align, --by
     bool help = false;
     int help_scroll = 0;

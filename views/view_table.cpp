@@ -9,6 +9,7 @@
 #include "views/compare/compare_view.h"
 #include "views/detail_view.h"
 #include "views/heatmap_view.h"
+#include "views/modules_view.h"
 #include "views/overview_view.h"
 #include "views/ranks_view.h"
 
@@ -89,9 +90,40 @@ void compare_take(UiState& s, const TagGroup& group, int, const ViewModel& model
     s.compare.scroll = compare_layout(s.compare, model, w, h).first;
 }
 
+// --- modules ---
+// The tag the user chose (switch_view calls this before the view changes, so s.view is the one
+// left): an overview where no card was picked names its first card, which is no choice, and
+// the family stays grad_unreduced norm.
+void modules_take(UiState& s, const TagGroup& group, int, const ViewModel& model, int, int) {
+    if (s.view == ViewId::kOverview && s.overview.selected < 0) return;
+    modules_take_tag(s.modules, group.tag, model);
+}
+
+Handled modules_keys(UiState& s, Action a, const ViewModel& m, int w, int h) {
+    switch (a) {
+        case Action::kToggleLogY:
+            return {true, modules_toggle_log(s.modules, m, w, h)};
+        case Action::kCycleModuleTask:
+            return {true, modules_cycle_task(s.modules, m)};
+        case Action::kCycleModuleOp:
+            return {true, modules_cycle_op(s.modules, m)};
+        case Action::kCycleModuleAggregation:
+            return {true, modules_cycle_aggregation(s.modules, m)};
+        case Action::kToggleModuleColour:
+            return {true, modules_toggle_colour(s.modules)};
+        case Action::kGoToEarliest:
+            return {true, modules_go_to_earliest(s.modules, m, w, h)};
+        case Action::kNextMark:
+        case Action::kPreviousMark:
+            return {true, modules_next_mark(s.modules, a == Action::kNextMark ? 1 : -1, m, w, h)};
+        default:
+            return changed(modules_handle(s.modules, a, m, w, h));
+    }
+}
+
 // The rows, in the order `snapshot --view` lists them. Each adapter hands the view its own state.
-const std::array<ViewRow, 6>& rows() {
-    static const std::array<ViewRow, 6> kRows = {{
+const std::array<ViewRow, 7>& rows() {
+    static const std::array<ViewRow, 7> kRows = {{
         {ViewId::kOverview,
          "overview",
          Action::kViewOverview,
@@ -198,6 +230,25 @@ const std::array<ViewRow, 6>& rows() {
              return compare_selected(s.compare, m, w, h);
          },
          TakesTag::kWhenShown, compare_take},
+        {ViewId::kModules,
+         "modules",
+         Action::kViewModules,
+         Scope::kModules,
+         [](Canvas& c, const ViewModel& m, const UiState& s) { draw_modules(c, m, s.modules); },
+         modules_keys,
+         [](UiState& s, const InputEvent& e, const ViewModel& m, int w, int h) {
+             return modules_mouse(s.modules, e, m, w, h);
+         },
+         [](const UiState& s, const ViewModel& m, int w, int h) {
+             return modules_selected(s.modules, m, w, h);
+         },
+         TakesTag::kFromOthers,
+         modules_take,
+         {Action::kToggleLogY},
+         false,
+         [](UiState& s, std::int64_t step, const ViewModel& m, int w, int h) {
+             return modules_go_to_step(s.modules, step, m, w, h);
+         }},
         {ViewId::kDetail,
          "detail",
          std::nullopt,
