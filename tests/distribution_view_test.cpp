@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "tests/view_fixture.h"
+#include "views/distribution_band.h"
+#include "views/glyphs.h"
 
 namespace runtop::testing {
 namespace {
@@ -124,6 +127,67 @@ TEST_F(DistributionSnapshot, LsAndDumpShowTheQuantileSeries) {
     EXPECT_NE(dump.out.find("layer1/weight#max"), std::string::npos) << dump.out;
     // Step 250's outlier is its max.
     EXPECT_NE(dump.out.find("layer1/weight#max,250,1700000250,5\n"), std::string::npos) << dump.out;
+}
+
+// --- the band, in-process -------------------------------------------------------------------
+
+// A column of one value.
+ColumnSummary column_of(double v) {
+    ColumnSummary c;
+    c.count = 1;
+    c.min = c.max = c.mean = c.last = v;
+    return c;
+}
+
+// Three columns of quantiles -4, -3 ... 4 (the median 0), the middle one as `middle` makes it.
+ui::BandColumns band_with_middle(const std::function<ColumnSummary(int q)>& middle) {
+    ui::BandColumns band;
+    for (int q = 0; q < kDistributionQuantiles; ++q) {
+        const double v = q - kMedianQuantile;
+        band.q[static_cast<std::size_t>(q)] = {column_of(v), middle(q), column_of(v)};
+    }
+    return band;
+}
+
+std::u32string column_text(const ui::Canvas& c, int x) {
+    std::u32string out;
+    for (int y = 0; y < c.height(); ++y) out += c.at(x, y).ch;
+    return out;
+}
+
+TEST(DistributionBand, NestedBandsReadByGlyphFromTheEdgesIn) {
+    const auto band = band_with_middle([](int q) { return column_of(q - kMedianQuantile); });
+    ui::Canvas c(3, 9);
+    ui::draw_band(c, 0, 0, 3, 9, band, 1, {-4.5, 4.5}, ui::GlyphTier::kBraille, ui::Role::kSeries0);
+    // Rows of one unit each, top (4) to bottom (-4): min..max, then each inner band.
+    EXPECT_EQ(column_text(c, 0), U"░▒▓███▓▒░");
+    ui::Canvas a(3, 9);
+    ui::draw_band(a, 0, 0, 3, 9, band, 1, {-4.5, 4.5}, ui::GlyphTier::kAscii, ui::Role::kSeries0);
+    EXPECT_EQ(column_text(a, 0), U"~+=###=+~");
+}
+
+TEST(DistributionBand, ANonFiniteQuantileMarksItsColumnTopToBottom) {
+    const auto band = band_with_middle([](int q) {
+        ColumnSummary c = column_of(q - kMedianQuantile);
+        if (q == kDistributionQuantiles - 1) {  // the max is +Inf: no finite value
+            c.pos_inf = 1;
+            c.min = c.max = c.mean = std::nan("");
+        }
+        return c;
+    });
+    ui::Canvas c(3, 9);
+    ui::draw_band(c, 0, 0, 3, 9, band, 1, {-4.5, 4.5}, ui::GlyphTier::kBraille, ui::Role::kSeries0);
+    const char32_t nan = ui::marks(ui::GlyphTier::kBraille).nan;
+    EXPECT_EQ(column_text(c, 1), std::u32string(9, nan));
+    EXPECT_EQ(column_text(c, 2), U"░▒▓███▓▒░");
+}
+
+TEST(DistributionBand, ColumnsBetweenTwoHistogramsAreJoined) {
+    // Histograms every other column: the empty one between takes the line between them.
+    const auto band = band_with_middle([](int) { return ColumnSummary{}; });
+    ui::Canvas c(3, 9);
+    ui::draw_band(c, 0, 0, 3, 9, band, 1, {-4.5, 4.5}, ui::GlyphTier::kBraille, ui::Role::kSeries0);
+    EXPECT_EQ(column_text(c, 1), U"░▒▓███▓▒░");
 }
 
 }  // namespace
