@@ -215,11 +215,13 @@ int cmd_ls(const Args& args) {
     const IngestTotals t = sources.totals();
     const PointCounts counts = store_point_counts(stores.stores());
     std::fprintf(stderr,
-                 "runtop: %s (%.1f MB, %llu records), %s; %zu config entries kept, %llu "
-                 "non-scalar values skipped, %zu msProbe anomalies imported; %llu bad records, "
-                 "%llu bad rows, %llu resyncs; %s\n",
+                 "runtop: %s (%.1f MB, %llu records), %s; %zu distributions (histogram tags, 9 "
+                 "quantile series each, from %llu histograms); %zu config entries kept, %llu "
+                 "other non-scalar values skipped, %zu msProbe anomalies imported; %llu bad "
+                 "records, %llu bad rows, %llu resyncs; %s\n",
                  read_text(counts.series, counts.read, t).c_str(), t.bytes / 1e6,
                  static_cast<unsigned long long>(t.records), kept_text(counts).c_str(),
+                 counts.distributions, static_cast<unsigned long long>(t.distributions),
                  stores.config_texts(), static_cast<unsigned long long>(t.non_scalar_values),
                  stores.imported_anomalies(),
                  static_cast<unsigned long long>(t.bad_data_crc + t.undecodable),

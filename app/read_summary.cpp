@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/distribution.h"
+
 namespace runtop {
 
 PointCounts store_point_counts(const Store& store) {
@@ -18,6 +20,7 @@ PointCounts store_point_counts(const std::vector<const Store*>& stores) {
             ++c.series;
             c.read += s.received();
             c.kept += s.count();
+            c.distributions += s.source().quantile == kMedianQuantile;
         }
     }
     return c;

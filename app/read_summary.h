@@ -22,6 +22,8 @@ struct PointCounts {
     std::size_t series = 0;
     std::uint64_t read = 0;
     std::uint64_t kept = 0;
+    // Histogram tags (one per run, rank and tag), each nine of `series` (core/distribution.h).
+    std::size_t distributions = 0;
 };
 
 // Over the series of a Store filled through a FilteringSink: the selected ones. `kept` is every

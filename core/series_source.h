@@ -18,6 +18,9 @@ struct SeriesSource {
     // The tag ends in an msProbe monitor op (`<name>/<op>`): the msprobe rules apply and
     // `nans` counts NaN elements rather than being a value.
     bool msprobe_ops = false;
+    // One quantile of a histogram tag (core/distribution.h): its index in
+    // kDistributionBasisPoints, -1 for every other series.
+    std::int8_t quantile = -1;
 
     bool operator==(const SeriesSource&) const = default;
 };

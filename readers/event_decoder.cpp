@@ -291,6 +291,116 @@ bool summary_well_formed(std::string_view summary) {
     return values.ok();
 }
 
+// Repeated doubles (or floats widened), packed or one per field.
+void add_reals(std::vector<double>& out, Cursor& c, WireType type, int width) {
+    if (type == wire::kLengthDelimited) {
+        const std::string_view packed = c.bytes();
+        for (std::size_t at = 0; at + static_cast<std::size_t>(width) <= packed.size();
+             at += static_cast<std::size_t>(width))
+            out.push_back(width == 8 ? load_le<double>(packed.data() + at)
+                                     : double{load_le<float>(packed.data() + at)});
+    } else if (width == 8 && type == wire::kFixed64) {
+        out.push_back(wire::as_double(c.fixed64()));
+    } else if (width == 4 && type == wire::kFixed32) {
+        out.push_back(double{wire::as_float(std::uint32_t(c.fixed32()))});
+    } else {
+        c.skip(type);
+    }
+}
+
+// A HistogramProto (Value.histo) as TensorBoard's loader makes it buckets (data_compat).
+bool histo_buckets(std::string_view histo, std::vector<double>& limits, std::vector<double>& counts,
+                   std::vector<HistogramBucket>& out) {
+    double min = 0, max = 0;
+    limits.clear();
+    counts.clear();
+    Cursor c(histo);
+    std::uint32_t field;
+    WireType type;
+    while (c.next(field, type)) {
+        if (field == 1 && type == wire::kFixed64)
+            min = wire::as_double(c.fixed64());
+        else if (field == 2 && type == wire::kFixed64)
+            max = wire::as_double(c.fixed64());
+        else if (field == 6)
+            add_reals(limits, c, type, 8);
+        else if (field == 7)
+            add_reals(counts, c, type, 8);
+        else
+            c.skip(type);
+    }
+    if (!c.ok()) return false;
+    out = buckets_from_histo(min, max, limits, counts);
+    return true;
+}
+
+// A "histograms" plugin tensor (TF2 tf.summary.histogram): DT_DOUBLE or DT_FLOAT of shape
+// [k, 3], rows (left, right, count), in tensor_content or *_val. False for any other shape.
+bool tensor_buckets(std::string_view tensor, std::vector<double>& values,
+                    std::vector<HistogramBucket>& out) {
+    std::uint64_t dtype = 0;
+    std::string_view content;
+    std::vector<std::int64_t> dims;
+    values.clear();
+    Cursor c(tensor);
+    std::uint32_t field;
+    WireType type;
+    while (c.next(field, type)) {
+        if (field == 1 && type == wire::kVarint) {
+            dtype = c.varint();
+        } else if (field == 2 && type == wire::kLengthDelimited) {
+            Cursor shape(c.bytes());
+            std::uint32_t sf;
+            WireType st;
+            while (shape.next(sf, st)) {
+                if (sf != 2 || st != wire::kLengthDelimited) {
+                    shape.skip(st);
+                    continue;
+                }
+                Cursor dim(shape.bytes());
+                std::int64_t size = 0;
+                std::uint32_t df;
+                WireType dt;
+                while (dim.next(df, dt)) {
+                    if (df == 1 && dt == wire::kVarint)
+                        size = static_cast<std::int64_t>(dim.varint());
+                    else
+                        dim.skip(dt);
+                }
+                dims.push_back(size);
+            }
+            if (!shape.ok()) return false;
+        } else if (field == 4 && type == wire::kLengthDelimited) {
+            content = c.bytes();
+        } else if (field == 5) {
+            add_reals(values, c, type, 4);
+        } else if (field == 6) {
+            add_reals(values, c, type, 8);
+        } else {
+            c.skip(type);
+        }
+    }
+    if (!c.ok() || (dtype != DT_DOUBLE && dtype != DT_FLOAT)) return false;
+    if (dims.size() != 2 || dims[1] != 3 || dims[0] < 0) return false;
+    // No more rows than the bytes or values could hold (a corrupt size must not overflow).
+    const std::size_t held = content.empty() ? values.size() : content.size();
+    if (static_cast<std::uint64_t>(dims[0]) > held / 3) return false;
+    const auto rows = static_cast<std::size_t>(dims[0]);
+    if (!content.empty()) {
+        const std::size_t width = dtype == DT_DOUBLE ? 8 : 4;
+        if (content.size() != rows * 3 * width) return false;
+        values.clear();
+        for (std::size_t at = 0; at < content.size(); at += width)
+            values.push_back(width == 8 ? load_le<double>(content.data() + at)
+                                        : double{load_le<float>(content.data() + at)});
+    }
+    if (values.size() != rows * 3) return false;
+    out.clear();
+    for (std::size_t r = 0; r < rows; ++r)
+        out.push_back({values[3 * r], values[3 * r + 1], values[3 * r + 2]});
+    return true;
+}
+
 }  // namespace
 
 // The record PyTorch's add_scalar (and tensorboardX, msProbe) writes, byte for byte:
@@ -358,11 +468,12 @@ EventDecoder::Plugin EventDecoder::plugin_for(std::string_view tag, std::string_
                 while (pd.next(pf, pt)) {
                     if (pf == 1 && pt == wire::kLengthDelimited) {
                         std::string_view name = pd.bytes();
-                        own = name == "scalars"   ? Plugin::kScalars
-                              : name == "text"    ? Plugin::kText
-                              : name == "hparams" ? Plugin::kHparams
-                              : name.empty()      ? Plugin::kNone
-                                                  : Plugin::kOther;
+                        own = name == "scalars"      ? Plugin::kScalars
+                              : name == "text"       ? Plugin::kText
+                              : name == "hparams"    ? Plugin::kHparams
+                              : name == "histograms" ? Plugin::kHistograms
+                              : name.empty()         ? Plugin::kNone
+                                                     : Plugin::kOther;
                     } else {
                         pd.skip(pt);
                     }
@@ -471,7 +582,8 @@ int EventDecoder::decode_hparams(std::string_view metadata, std::int64_t step, d
 }
 
 bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, double wall,
-                                  EventHandler& handler, int& scalars, int& texts, int& others) {
+                                  EventHandler& handler, int& scalars, int& texts, int& others,
+                                  int& distributions) {
     Cursor values(summary);
     std::uint32_t field;
     WireType type;
@@ -482,8 +594,8 @@ bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, d
             continue;
         }
         Cursor v(values.bytes());
-        std::string_view tag, tensor, metadata;
-        bool has_simple = false;
+        std::string_view tag, tensor, metadata, histo;
+        bool has_simple = false, has_histo = false;
         float simple = 0;
         std::uint32_t vf;
         WireType vt;
@@ -496,6 +608,9 @@ bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, d
             } else if (vf == 3 && vt == wire::kFixed32 && mindspore) {  // MindSpore scalar_value
                 has_simple = true;
                 simple = wire::as_float(v.fixed32());
+            } else if (vf == 5 && vt == wire::kLengthDelimited && !mindspore) {
+                histo = v.bytes();
+                has_histo = true;
             } else if (vf == 8 && vt == wire::kLengthDelimited && !mindspore) {
                 tensor = v.bytes();
             } else if (vf == 9 && vt == wire::kLengthDelimited && !mindspore) {
@@ -510,7 +625,16 @@ bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, d
             ++scalars;
             continue;
         }
-        if (tensor.data() == nullptr && metadata.empty()) {  // image, histo, audio
+        if (has_histo) {  // PyTorch, tensorboardX, TF1
+            if (histo_buckets(histo, scratch_limits_, scratch_counts_, scratch_buckets_)) {
+                handler.on_distribution(tag, step, wall, compress_histogram(scratch_buckets_));
+                ++distributions;
+            } else {
+                ++others;
+            }
+            continue;
+        }
+        if (tensor.data() == nullptr && metadata.empty()) {  // image, audio
             ++others;
             continue;
         }
@@ -534,6 +658,12 @@ bool EventDecoder::decode_summary(std::string_view summary, std::int64_t step, d
             if (tensor_scalar_value(tensor, value)) {
                 handler.on_scalar(tag, step, wall, value);
                 ++scalars;
+                continue;
+            }
+        } else if (plugin == Plugin::kHistograms) {
+            if (tensor_buckets(tensor, scratch_limits_, scratch_buckets_)) {
+                handler.on_distribution(tag, step, wall, compress_histogram(scratch_buckets_));
+                ++distributions;
                 continue;
             }
         } else if (plugin == Plugin::kText) {
@@ -647,8 +777,10 @@ bool EventDecoder::decode(std::string_view payload, EventHandler& handler) {
         }
     }
     if (has_summary) {
-        int scalars = 0, texts = 0, others = 0;
-        bool ok = decode_summary(summary, step, wall, handler, scalars, texts, others);
+        int scalars = 0, texts = 0, others = 0, distributions = 0;
+        bool ok =
+            decode_summary(summary, step, wall, handler, scalars, texts, others, distributions);
+        counts_.distributions += distributions;
         counts_.scalars += scalars;
         counts_.texts += texts;
         counts_.non_scalar_values += others;

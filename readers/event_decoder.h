@@ -2,7 +2,9 @@
 // Scalars: `simple_value`, and tensors with exactly one element of any numeric dtype (float,
 // double, half, bfloat16, ints, bool; `*_val` or little-endian `tensor_content`) whose plugin is
 // "scalars" (or data class SCALAR). Text summaries are passed on as configuration text.
-// Everything else (histograms, images, audio, graphs, ...) is counted and skipped.
+// Histograms (Value.histo, and "histograms" plugin tensors of [k,3] rows) are compressed to
+// TensorBoard's nine quantiles (core/distribution.h) and passed on as a distribution.
+// Everything else (images, audio, graphs, MindSpore histograms, ...) is counted and skipped.
 // MindSpore SummaryRecord files share the framing but not the schema: after a
 // "MindSpore.Event:" version record, Value field 3 is a fixed32 scalar and field 9 a histogram.
 #pragma once
@@ -12,6 +14,9 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
+
+#include "core/distribution.h"
 
 namespace runtop {
 
@@ -23,13 +28,21 @@ class EventHandler {
     virtual void on_text(std::string_view tag, std::int64_t step, double wall_time,
                          std::string text) = 0;
     virtual void on_session_start(std::int64_t step, double wall_time) = 0;
+    // A histogram (Value.histo, or a "histograms" plugin tensor of [left, right, count] rows)
+    // compressed to TensorBoard's nine quantiles (core/distribution.h). Only the decoder's own
+    // readers want them: the default drops them.
+    virtual void on_distribution(std::string_view tag, std::int64_t step, double wall_time,
+                                 const DistributionValues& quantiles) {
+        (void)tag, (void)step, (void)wall_time, (void)quantiles;
+    }
 };
 
 struct DecodeCounts {
     std::uint64_t events = 0;
     std::uint64_t scalars = 0;
     std::uint64_t texts = 0;
-    std::uint64_t non_scalar_values = 0;  // histograms, images, audio, other tensors, ...
+    std::uint64_t distributions = 0;      // histograms, compressed to quantiles
+    std::uint64_t non_scalar_values = 0;  // images, audio, other tensors, ...
     std::uint64_t session_starts = 0;
     std::uint64_t undecodable = 0;  // records whose CRCs match but whose protobuf is malformed
 };
@@ -49,12 +62,13 @@ class EventDecoder {
     void reset();
 
   private:
-    enum class Plugin : std::uint8_t { kNone, kScalars, kText, kHparams, kOther };
+    enum class Plugin : std::uint8_t { kNone, kScalars, kText, kHparams, kHistograms, kOther };
     // The fast path for the common PyTorch `simple_value` record; false when the payload is
     // not exactly that shape (then nothing was reported or counted).
     bool decode_simple_value(std::string_view payload, EventHandler& handler);
     bool decode_summary(std::string_view summary, std::int64_t step, double wall,
-                        EventHandler& handler, int& scalars, int& texts, int& others);
+                        EventHandler& handler, int& scalars, int& texts, int& others,
+                        int& distributions);
     Plugin plugin_for(std::string_view tag, std::string_view metadata, bool& scalar_class);
     // The hparams plugin's session start: one on_text per hyperparameter, tag
     // "_hparams_/<name>"; returns how many (0 for its other records).
@@ -74,6 +88,9 @@ class EventDecoder {
         }
     };
     std::unordered_map<std::string, Plugin, TagHash, std::equal_to<>> tag_plugins_;
+    // Reused by every histogram: no allocation per record once they are grown.
+    std::vector<double> scratch_limits_, scratch_counts_;
+    std::vector<HistogramBucket> scratch_buckets_;
 };
 
 // Scalar value of a one-element tensor, or false when the tensor is not a numeric scalar.

@@ -32,6 +32,23 @@ SourceId source_of(EventDecoder::Flavor flavor, std::string_view tag) {
     return (flavor == EventDecoder::Flavor::kMindSpore ? kMindSpore : kTensorBoard).of(tag);
 }
 
+// A histogram's quantile series: TensorBoard's format, on the axis its tag says.
+SourceId distribution_source(std::string_view tag, int quantile) {
+    // source_id() takes a lock: the 18 descriptors are registered once.
+    static const auto kIds = [] {
+        std::array<std::array<SourceId, kDistributionQuantiles>, 2> ids{};
+        for (int axis = 0; axis < 2; ++axis)
+            for (int q = 0; q < kDistributionQuantiles; ++q) {
+                SeriesSource s{"tfevents", axis == 0 ? StepAxis::kSteps : StepAxis::kSamples};
+                s.quantile = static_cast<std::int8_t>(q);
+                ids[static_cast<std::size_t>(axis)][static_cast<std::size_t>(q)] = source_id(s);
+            }
+        return ids;
+    }();
+    const std::size_t axis = axis_of_tag(tag) == StepAxis::kSteps ? 0 : 1;
+    return kIds[axis][static_cast<std::size_t>(quantile)];
+}
+
 bool header_valid(const char* p) {
     return masked_crc32c(p, 8) == load32(p + 8);
 }
@@ -70,6 +87,7 @@ void EventFileReader::add_totals(IngestTotals& t) const {
     t.bytes_skipped += stats_.bytes_skipped;
     t.scalars += decoder_.counts().scalars;
     t.texts += decoder_.counts().texts;
+    t.distributions += decoder_.counts().distributions;
     t.non_scalar_values += decoder_.counts().non_scalar_values;
     t.undecodable += decoder_.counts().undecodable;
 }
@@ -96,6 +114,7 @@ void EventFileReader::on_rewrite(const std::string& why) {
     // (series() is asked again for each tag and returns the same ids).
     tags_.clear();
     tag_index_.clear();
+    distribution_tags_.clear();
     last_tag_ = nullptr;
     ranks_seen_.clear();
     ++stats_.resets;
@@ -262,6 +281,35 @@ SeriesId EventFileReader::series_for(std::string_view raw_tag) {
     if (last_tag_ != nullptr) last_tag_->next = entry;
     last_tag_ = entry;
     return entry->id;
+}
+
+const std::array<SeriesId, kDistributionQuantiles>& EventFileReader::distribution_for(
+    std::string_view raw_tag) {
+    if (auto found = distribution_tags_.find(raw_tag); found != distribution_tags_.end())
+        return found->second;
+    const TagIdentity tag = identity_of_tag(raw_tag);
+    const int rank = tag.rank != kNoRank ? tag.rank : file_.rank;
+    if (std::find(ranks_seen_.begin(), ranks_seen_.end(), rank) == ranks_seen_.end())
+        ranks_seen_.push_back(rank);
+    std::array<SeriesId, kDistributionQuantiles> ids{};
+    // In quantile order, min first: views find a band's series by their keys, not this order.
+    for (int q = 0; q < kDistributionQuantiles; ++q) {
+        std::string name = tag.tag;
+        name += distribution_suffix(q);
+        ids[static_cast<std::size_t>(q)] = sink_.series(SeriesKey{file_.run, rank, std::move(name)},
+                                                        distribution_source(tag.tag, q));
+    }
+    return distribution_tags_.emplace(std::string(raw_tag), ids).first->second;
+}
+
+void EventFileReader::on_distribution(std::string_view tag, std::int64_t step, double wall_time,
+                                      const DistributionValues& quantiles) {
+    const auto& ids = distribution_for(tag);
+    for (int q = 0; q < kDistributionQuantiles; ++q) {
+        const SeriesId id = ids[static_cast<std::size_t>(q)];
+        if (id != kSkippedSeries)
+            sink_.append(id, Point{step, wall_time, quantiles[static_cast<std::size_t>(q)]});
+    }
 }
 
 void EventFileReader::on_scalar(std::string_view tag, std::int64_t step, double wall_time,

@@ -19,8 +19,10 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -92,8 +94,12 @@ class EventFileReader final : public SourceReader, private EventHandler, private
     void on_text(std::string_view tag, std::int64_t step, double wall_time,
                  std::string text) override;
     void on_session_start(std::int64_t step, double wall_time) override;
+    void on_distribution(std::string_view tag, std::int64_t step, double wall_time,
+                         const DistributionValues& quantiles) override;
 
     SeriesId series_for(std::string_view raw_tag);
+    // A histogram tag's nine quantile series (core/distribution.h), made on first sight.
+    const std::array<SeriesId, kDistributionQuantiles>& distribution_for(std::string_view raw_tag);
 
     SourceFile file_;
     PointSink& sink_;
@@ -118,6 +124,9 @@ class EventFileReader final : public SourceReader, private EventHandler, private
         TagEntry* next;
     };
     std::deque<TagEntry> tags_;  // deque: entries and raw strings keep their address
+    // Histogram tags: few, and a histogram costs far more to decode than a lookup.
+    std::map<std::string, std::array<SeriesId, kDistributionQuantiles>, std::less<>>
+        distribution_tags_;
     std::unordered_map<std::string_view, TagEntry*> tag_index_;
     TagEntry* last_tag_ = nullptr;
 };

@@ -47,6 +47,7 @@ struct IngestTotals {
     std::uint64_t records = 0;  // event records, CSV data rows, JSON entries
     std::uint64_t scalars = 0;
     std::uint64_t texts = 0;
+    std::uint64_t distributions = 0;  // histograms taken in as quantiles (core/distribution.h)
     std::uint64_t non_scalar_values = 0;
     std::uint64_t bad_data_crc = 0;
     std::uint64_t resyncs = 0;

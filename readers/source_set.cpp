@@ -21,6 +21,7 @@ void add_up(IngestTotals& t, const IngestTotals& more) {
     t.records += more.records;
     t.scalars += more.scalars;
     t.texts += more.texts;
+    t.distributions += more.distributions;
     t.non_scalar_values += more.non_scalar_values;
     t.bad_data_crc += more.bad_data_crc;
     t.resyncs += more.resyncs;

@@ -130,7 +130,9 @@ TEST(EventDecoder, TextHistogramAndSessionStart) {
     decoder.decode(events::session_start(500, 1), got);
     EXPECT_EQ(decoder.file_version(), "brain.Event:2");
     EXPECT_EQ(got.texts, std::vector<std::string>{"lr: 0.1"});
-    EXPECT_EQ(decoder.counts().non_scalar_values, 1u);
+    // The histogram is a distribution now (tests/distribution_test.cpp), not skipped.
+    EXPECT_EQ(decoder.counts().distributions, 1u);
+    EXPECT_EQ(decoder.counts().non_scalar_values, 0u);
     EXPECT_EQ(decoder.counts().texts, 1u);
     EXPECT_EQ(got.starts, std::vector<std::int64_t>{500});
     EXPECT_TRUE(got.scalars.empty());

@@ -95,7 +95,9 @@ TEST(EventFileReader, ReadsEveryRecordKind) {
     EXPECT_EQ(sink.scalars[1].point.value, 0.25);
     EXPECT_EQ(sink.scalars[3].point.value, 0.5);
     EXPECT_TRUE(std::isnan(sink.scalars[4].point.value));
-    EXPECT_EQ(reader.counts().non_scalar_values, 1u);  // the histogram
+    EXPECT_EQ(reader.counts().non_scalar_values, 0u);
+    EXPECT_EQ(reader.counts().distributions, 1u);  // the histogram: nine quantile points
+    EXPECT_EQ(sink.quantiles.size(), 9u);
     ASSERT_EQ(sink.texts.size(), 1u);
     EXPECT_EQ(sink.texts[0].tag, "config/text_summary");
     EXPECT_EQ(sink.texts[0].text, "{\"lr\": 0.1}");

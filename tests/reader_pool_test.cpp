@@ -36,9 +36,9 @@ void write_tree(const std::string& root) {
 std::string describe(const IngestTotals& t) {
     std::string out;
     for (std::uint64_t n :
-         {t.files, t.bytes, t.records, t.scalars, t.texts, t.non_scalar_values, t.bad_data_crc,
-          t.resyncs, t.bytes_skipped, t.undecodable, t.bad_rows, t.anomalies, t.pending_files,
-          t.unreadable_files, t.unreadable_dirs, t.files_with_records})
+         {t.files, t.bytes, t.records, t.scalars, t.texts, t.distributions, t.non_scalar_values,
+          t.bad_data_crc, t.resyncs, t.bytes_skipped, t.undecodable, t.bad_rows, t.anomalies,
+          t.pending_files, t.unreadable_files, t.unreadable_dirs, t.files_with_records})
         out += std::to_string(n) + " ";
     return out;
 }

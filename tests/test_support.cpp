@@ -155,7 +155,8 @@ SeriesId RecordingSink::series(const SeriesKey& key, SourceId source) {
 }
 
 void RecordingSink::append(SeriesId id, const Point& point) {
-    scalars.push_back({keys.at(id), point});
+    (series_source(sources.at(id)).quantile >= 0 ? quantiles : scalars)
+        .push_back({keys.at(id), point});
 }
 
 void RecordingSink::session_start(std::string_view, int, std::int64_t step, double) {

@@ -108,7 +108,8 @@ class RecordingSink : public PointSink {
     const SeriesSource& source(std::size_t series) const {
         return series_source(sources.at(series));
     }
-    std::vector<Scalar> scalars;
+    std::vector<Scalar> scalars;    // every point but a histogram's
+    std::vector<Scalar> quantiles;  // a histogram's quantile points (core/distribution.h)
     std::vector<std::int64_t> starts;
     std::vector<ConfigText> texts;
     std::vector<ImportedAnomaly> anomalies;

@@ -31,6 +31,7 @@
 #include "views/chart_plot.h"
 #include "views/chart_points.h"
 #include "views/compare/compare_chart.h"
+#include "views/distribution_band.h"
 #include "views/sparkline.h"
 #include "views/view_common.h"
 
@@ -81,7 +82,18 @@ struct Chart {
     bool clipped_exact = true;
     std::uint64_t non_positive = 0;  // log-Y: points at or below 0 (drawn at the bottom)
     std::vector<double> yticks;
+    // A histogram (TagGroup::distribution): the front series' quantiles over the columns.
+    bool distribution = false;
+    BandColumns band;
 };
+
+// Whether an anomaly record is of the chart's tag: for a histogram, of one of its quantiles.
+bool record_of_chart(const AnomalyRecord& r, const Chart& ch) {
+    if (!ch.distribution) return r.tag == ch.group->tag;
+    for (int q = 0; q < kDistributionQuantiles; ++q)
+        if (distribution_base(r.tag, q) == std::string_view(ch.group->tag)) return true;
+    return false;
+}
 
 // Queries every series over the window's columns, smooths, and finds the y range.
 void compute(Chart& ch, const ViewModel& model, const DetailState& state, bool smooth) {
@@ -96,6 +108,9 @@ void compute(Chart& ch, const ViewModel& model, const DetailState& state, bool s
         sd.i1 = lower_index(s, g.hi + 1);
         total += sd.i1 - sd.i0;
     }
+    if (ch.distribution)
+        ch.band = query_band(model.store(), model.band(ch.series[ch.focus].id), g.lo, g.hi + 1, n,
+                             /*snap=*/false);
     const bool exact = total <= kPointBudget;
     const bool want_values = state.clip_outliers && exact;
     const bool log = state.log_y;
@@ -146,6 +161,7 @@ void compute(Chart& ch, const ViewModel& model, const DetailState& state, bool s
     std::vector<ColumnSummary> all;
     all.reserve(ch.series.size() * static_cast<std::size_t>(n));
     for (const SeriesData& sd : ch.series) all.insert(all.end(), sd.cols.begin(), sd.cols.end());
+    if (ch.distribution) append_band_extent(ch.band, all);
     const SparkRange full = spark_range(all, log);
     ch.log_empty = log && !full.log;
     ch.range = full;
@@ -187,6 +203,7 @@ Chart build_chart(const ViewModel& model, const DetailState& state, int w, int h
                   bool geometry = false) {
     Chart ch;
     ch.group = model.group(state.tag);
+    ch.distribution = ch.group && ch.group->distribution;
     const GlyphTier tier = model.glyphs();
     DetailGeometry& g = ch.g;
     g.dots_x = dot_shape(tier).x;
@@ -309,6 +326,10 @@ void draw_plot(Canvas& canvas, const ViewModel& model, const Chart& ch, bool fol
                 group, front ? 4 : 2, Style{role, front});
         }
     }
+    // A histogram's band under the lines: the lines' dots replace its shade where they cross.
+    if (ch.distribution)
+        draw_band(canvas, l.plot_x, l.plot_y, l.plot_w, l.plot_h, ch.band, g.dots_x, ch.range, tier,
+                  series_role(ch.series[ch.focus].overlay));
     grid.render(canvas, l.plot_x, l.plot_y);
 
     // Restarts: a dim dotted line where the plot is empty.
@@ -379,8 +400,8 @@ std::vector<ChartMarker> axis_markers(const ViewModel& model, const Chart& ch) {
     std::set<SeriesId> ids;
     for (const SeriesData& sd : ch.series) ids.insert(sd.id);
     for (const AnomalyRecord& r : model.analyzer().log().records()) {
-        if (r.tag != ch.group->tag || !model.selects(r)) continue;
-        if (r.series != kNoSeries && !ids.count(r.series)) continue;
+        if (!record_of_chart(r, ch) || !model.selects(r)) continue;
+        if (r.series != kNoSeries && !ids.count(r.series) && !ch.distribution) continue;
         if (r.last_step < g.lo || r.step > g.hi) continue;
         const int level = r.severity == Severity::kAlert ? 2 : 1;
         const int a = g.cell_of(std::max(r.step, g.lo)), b = g.cell_of(std::min(r.last_step, g.hi));
@@ -522,6 +543,7 @@ void draw_title(Canvas& canvas, const ViewModel& model, const Chart& ch, const D
     segs.push_back({state.tag, {Role::kTitle, true}});
     if (ch.group && g.has_data) {
         segs.push_back({count_text(model, ch.group->series), {Role::kDim}});
+        if (ch.distribution) segs.push_back({"distribution", {Role::kDim}});
         const std::string dash = ascii ? "-" : "–";
         std::string win;
         const bool whole = g.lo <= g.data_lo && g.hi >= g.data_hi;
@@ -567,12 +589,22 @@ void draw_legend(Canvas& canvas, const ViewModel& model, const Chart& ch,
     // Right: the key of the marks that are on the chart.
     std::vector<LegendKey> keys = mark_keys(markers, model.glyphs(), ch.clip && ch.clipped > 0,
                                             ch.range.log && ch.non_positive > 0);
+    if (ch.distribution) {  // what each shade of the band spans
+        const Role role = series_role(ch.series[ch.focus].overlay);
+        std::vector<LegendKey> band;
+        static constexpr const char* kSpans[] = {"min-max", "7-93%", "16-84%", "31-69%"};
+        for (int k = 1; k <= kDistributionBands; ++k)
+            band.push_back({band_glyph(k, model.glyphs()), kSpans[k - 1],
+                            k == 1 ? Style{Role::kDim} : Style{role}});
+        keys.insert(keys.begin(), band.begin(), band.end());
+    }
     const int key_w = legend_keys_width(keys);
     // Left: the series in their colours, the front one reversed.
     int x = 0;
     const std::string line = ascii ? "-" : "━";
     int limit = w - key_w;
-    if (limit < w / 2) {  // keys give way to the series
+    // Keys give way to the series, but a band's keys say what its shades are: they stay.
+    if (limit < w / 2 && !ch.distribution) {
         keys.clear();
         limit = w;
     }
@@ -677,8 +709,8 @@ std::vector<const AnomalyRecord*> records_at(const ViewModel& model, const Chart
     std::set<SeriesId> ids;
     for (const SeriesData& sd : ch.series) ids.insert(sd.id);
     for (const AnomalyRecord& r : model.analyzer().log().records()) {
-        if (r.tag != ch.group->tag || !model.selects(r)) continue;
-        if (r.series != kNoSeries && !ids.count(r.series)) continue;
+        if (!record_of_chart(r, ch) || !model.selects(r)) continue;
+        if (r.series != kNoSeries && !ids.count(r.series) && !ch.distribution) continue;
         if (step >= r.step && step <= r.last_step) out.push_back(&r);
     }
     std::stable_sort(out.begin(), out.end(), [](const AnomalyRecord* a, const AnomalyRecord* b) {
@@ -729,6 +761,21 @@ void draw_panel(Canvas& canvas, const ViewModel& model, const Chart& ch, const D
             line("smoothed", dim, reading.ok ? short_value(reading.smoothed) : "-",
                  {series_role(f.overlay), true});
         if (reading.ok && reading.point.step != ch.g.cursor) line("(nearest point)", dim, "", {});
+    }
+    if (ch.distribution) {  // the quantiles at the step, highest first, as the band stacks them
+        if (const auto band = read_band(model.store(), model.band(f.id), step)) {
+            y += y < bottom;
+            line(fmt::format("DISTRIBUTION AT {}", short_step(band->step)), {Role::kTitle, true},
+                 "", {});
+            for (int q = kDistributionQuantiles - 1; q >= 0 && y < bottom; --q) {
+                const auto i = static_cast<std::size_t>(q);
+                const double v = band->has[i] ? band->values[i] : kNaN;
+                line(std::string(distribution_label(q)), q == kMedianQuantile ? fstyle : dim,
+                     band->has[i] ? short_value(v) : "-",
+                     std::isfinite(v) || !band->has[i] ? Style{Role::kText, q == kMedianQuantile}
+                                                       : Style{Role::kNan, true});
+            }
+        }
     }
     for (const AnomalyRecord* r : records_at(model, ch, step)) {
         if (y >= bottom - 3) break;
@@ -811,6 +858,22 @@ void draw_bottom_readout(Canvas& canvas, const ViewModel& model, const Chart& ch
     if (state.smoothing > 0 && reading.ok) {
         put("  smoothed ", {Role::kDim});
         put(short_value(reading.smoothed), {series_role(f.overlay), true});
+    }
+    if (ch.distribution) {  // the quantiles at the step, lowest first
+        x = 0;
+        ++y;
+        if (const auto band = read_band(model.store(), model.band(f.id), step)) {
+            for (int q = 0; q < kDistributionQuantiles; ++q) {
+                const auto i = static_cast<std::size_t>(q);
+                if (!put(std::string(q ? " " : "") + std::string(distribution_label(q)) + " ",
+                         {Role::kDim}))
+                    break;
+                if (!put(band->has[i] ? short_value(band->values[i]) : "-",
+                         {Role::kText, q == kMedianQuantile}))
+                    break;
+            }
+        }
+        return;
     }
     if (ch.series.size() < 2) return;
     x = 0;

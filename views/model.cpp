@@ -163,6 +163,7 @@ void ViewModel::update() {
     for (std::size_t id = seen_; id < count; ++id) {
         const SeriesKeyRef key = store_.at(static_cast<SeriesId>(id)).key();
         overlay_[id] = slot_of(key);
+        add_to_band(static_cast<SeriesId>(id));
         consider(static_cast<SeriesId>(id));
     }
     seen_ = count;
@@ -182,6 +183,8 @@ std::uint64_t ViewModel::count_bytes() const {
     for (const Slot& slot : slots_) n += slot.ids.capacity() * sizeof(SeriesId);
     for (const TagGroup& group : groups_)
         n += group.series.capacity() * sizeof(SeriesId) + group.tag.capacity();
+    // A map node: three pointers and a colour, then the entry.
+    n += bands_.size() * (4 * sizeof(void*) + sizeof(decltype(bands_)::value_type));
     return n;
 }
 
@@ -219,14 +222,49 @@ void ViewModel::unselect_all() {
 }
 
 void ViewModel::consider(SeriesId id) {
-    const SeriesKeyRef key = store_.at(id).key();
+    const Series& series = store_.at(id);
+    const SeriesKeyRef key = series.key();
     if (!filter_.selects(key)) return;
     ++selected_count_;
     slots_[static_cast<std::size_t>(overlay_[id])].ids.push_back(id);
     ++selected_runs_[key.run];
+    // A histogram's card is its median's (keyed by the median's own tag, so a scalar of the
+    // histogram's name keeps a card of its own); its other quantiles have none.
+    const int quantile = series.source().quantile;
+    if (quantile >= 0 && quantile != kMedianQuantile) return;
     auto [at, fresh] = group_at_.try_emplace(key.tag, groups_.size());
-    if (fresh) groups_.push_back({std::string(key.tag), {}});
+    if (fresh) {
+        if (quantile == kMedianQuantile)
+            groups_.push_back(
+                {std::string(*distribution_base(key.tag, kMedianQuantile)), {}, true});
+        else
+            groups_.push_back({std::string(key.tag), {}});
+    }
     put_in_group(groups_[at->second], id);
+}
+
+void ViewModel::add_to_band(SeriesId id) {
+    const Series& series = store_.at(id);
+    const int quantile = series.source().quantile;
+    if (quantile < 0) return;
+    const SeriesKeyRef key = series.key();
+    const std::optional<std::string_view> base = distribution_base(key.tag, quantile);
+    if (!base) return;
+    auto [it, fresh] = bands_.try_emplace({overlay_[id], *base});
+    if (fresh) it->second.fill(kSkippedSeries);
+    it->second[static_cast<std::size_t>(quantile)] = id;
+}
+
+std::array<SeriesId, kDistributionQuantiles> ViewModel::band(SeriesId median) const {
+    std::array<SeriesId, kDistributionQuantiles> none;
+    none.fill(kSkippedSeries);
+    if (median >= overlay_.size()) return none;
+    const Series& series = store_.at(median);
+    const std::optional<std::string_view> base =
+        distribution_base(series.key().tag, kMedianQuantile);
+    if (series.source().quantile != kMedianQuantile || !base) return none;
+    auto it = bands_.find({overlay_[median], *base});
+    return it == bands_.end() ? none : it->second;
 }
 
 void ViewModel::put_in_group(TagGroup& group, SeriesId id) {

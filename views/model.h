@@ -8,9 +8,11 @@
 // which the Store first saw it), so a rank keeps its colour whatever the filter or the page.
 #pragma once
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "core/analysis/analyzer.h"
+#include "core/distribution.h"
 #include "core/run_labels.h"
 #include "core/series_filter.h"
 #include "core/store/store.h"
@@ -36,6 +39,9 @@ struct RunRank {
 struct TagGroup {
     std::string tag;
     std::vector<SeriesId> series;  // the tag in each selected (run, rank), in (run, rank) order
+    // A histogram tag (core/distribution.h): `tag` is the histogram's, `series` its median
+    // series; ViewModel::band() finds each one's other quantiles.
+    bool distribution = false;
 };
 
 // What the app knows about ingest and the views show in the status line.
@@ -147,6 +153,10 @@ class ViewModel {
     std::uint64_t points() const;
     AlertCounts alert_counts() const;
     AlertLevel level(const TagGroup& group) const;  // the worst state of its series
+    // The nine quantile series of a histogram's median series (a distribution card's series),
+    // whatever the filter; kSkippedSeries where there is none (a filter at ingest dropped it, or
+    // `median` is no median).
+    std::array<SeriesId, kDistributionQuantiles> band(SeriesId median) const;
     // Whether the anomaly views show a record (run-level records, with no tag: when the run is).
     bool selects(const AnomalyRecord& record) const;
 
@@ -161,6 +171,7 @@ class ViewModel {
     bool selects_all() const { return selected_count_ == seen_ && seen_ == store_.series_count(); }
     int slot_of(SeriesKeyRef key);  // the (run, rank)'s slot, made when new
     void consider(SeriesId id);     // selects it (card, slot, run) if the filter does
+    void add_to_band(SeriesId id);  // a quantile series into its histogram's band
     void unselect_all();
     void put_in_group(TagGroup& group, SeriesId id);
     void order_groups();  // new cards into card order
@@ -201,6 +212,8 @@ class ViewModel {
     mutable std::vector<SeriesId> selected_;
     mutable bool selected_stale_ = false;
     std::uint64_t bytes_ = 0;  // memory_bytes()
+    // Per (slot, histogram tag): its quantile series. Tags are the Store's interned names.
+    std::map<std::pair<int, std::string_view>, std::array<SeriesId, kDistributionQuantiles>> bands_;
 };
 
 // Display order of tags (overview cards): see ViewModel::groups().

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/format.h"
+
+#include "views/chart_plot.h"
+#include "views/distribution_band.h"
 #include "views/view_common.h"
 
 namespace runtop::ui {
@@ -66,6 +70,9 @@ bool non_finite(const ColumnSummary& c) {
 CardData query_card(const ViewModel& model, const TagGroup& group, int columns, bool by_run) {
     CardData d;
     d.count = count_text(model, group.series);
+    // A histogram says so where a scalar says its count: the band is no envelope of ranks.
+    if (group.distribution)
+        d.count = group.series.size() == 1 ? "distribution" : "distribution, " + d.count;
     bool first = true;
     for (SeriesId id : group.series) {
         const Series& s = model.store().at(id);
@@ -130,6 +137,68 @@ void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Sty
     const int rw = display_width(right);
     if (!right.empty() && lw + 2 + rw <= w) canvas.text_right(x + w, y, right, right_style);
     canvas.text(x, y, left, left_style, w);
+}
+
+void draw_distribution_card_body(Canvas& canvas, const ViewModel& model, const CardData& d,
+                                 std::size_t focus, int x, int y, int w, int h) {
+    const GlyphTier tier = model.glyphs();
+    const bool ascii = model.ascii();
+    const CardSeries& f = d.series[focus];
+    const Role role = series_role(model.overlay_index(f.id));
+    const int columns = static_cast<int>(d.envelope.size());
+    const BandColumns band = query_band(model.store(), model.band(f.id), d.lo, d.end, columns,
+                                        /*snap=*/true);
+    std::vector<ColumnSummary> extent(d.envelope.begin(), d.envelope.end());
+    append_band_extent(band, extent);
+    const SparkRange range = spark_range(extent);
+
+    const int text_rows = h >= 4 ? 2 : 1;
+    const int chart_rows = std::max(0, h - text_rows);
+    int row = y;
+    if (chart_rows > 0) {
+        const int per_cell = dot_shape(tier).x;
+        draw_band(canvas, x, row, w, chart_rows, band, per_cell, range, tier, role);
+        // The median over the band, as the detail chart draws a line.
+        const std::vector<ColumnSummary>& median =
+            band.q[kMedianQuantile].empty() ? d.envelope : band.q[kMedianQuantile];
+        DotGrid grid(w, chart_rows, tier);
+        plot_line(
+            grid, range, std::min(columns, grid.dot_w()),
+            [&](int c, double& lo, double& hi, double& first, double& last) {
+                const ColumnSummary& col = median[static_cast<std::size_t>(c)];
+                if (col.count == 0 || !std::isfinite(col.min) || !std::isfinite(col.max))
+                    return false;
+                lo = col.min;
+                hi = col.max;
+                first = col.mean;
+                last = std::isfinite(col.last) ? col.last : kCardNaN;
+                return true;
+            },
+            0, 1, Style{role, true});
+        grid.render(canvas, x, row);
+        row += chart_rows;
+    }
+    // The median's last value and trend; the newest min..max.
+    {
+        std::string left = "p50 " + short_value(f.last);
+        append_utf8(left, U' ');
+        append_utf8(left, trend_glyph(card_trend(d), ascii));
+        std::string right;
+        if (const auto reading = read_band(model.store(), model.band(f.id), d.hi)) {
+            right = short_value(reading->values.front()) + (ascii ? ".." : "…") +
+                    short_value(reading->values.back());
+        }
+        if (d.series.size() > 1) {
+            std::string label = series_label(model, f.id, d.many_runs);
+            right = right.empty() ? label : label + " " + right;
+        }
+        const AlertLevel fl = model.analyzer().series_state(f.id).level;
+        const Style right_style = fl == AlertLevel::kAlert  ? Style{Role::kAlert, true}
+                                  : fl == AlertLevel::kWarn ? Style{Role::kWarn, true}
+                                                            : Style{Role::kDim};
+        draw_pair(canvas, x, row++, w, left, {Role::kText, true}, right, right_style);
+    }
+    if (text_rows == 2) draw_count_row(canvas, model, d, x, row, w);
 }
 
 void draw_count_row(Canvas& canvas, const ViewModel& model, const CardData& d, int x, int y,

@@ -64,6 +64,12 @@ int card_trend(const CardData& d);
 void draw_pair(Canvas& canvas, int x, int y, int w, const std::string& left, Style left_style,
                const std::string& right, Style right_style);
 
+// A histogram's card (TagGroup::distribution) inside its frame, from (x, y), w x h: the band of
+// the focus series' quantiles (views/distribution_band.h) with its median line over it; under it
+// the median's last value and trend, the last min..max; then the count row.
+void draw_distribution_card_body(Canvas& canvas, const ViewModel& model, const CardData& d,
+                                 std::size_t focus, int x, int y, int w, int h);
+
 // The bottom text row: how many series ("4 ranks", "2 runs, 8 series"), the step range.
 void draw_count_row(Canvas& canvas, const ViewModel& model, const CardData& d, int x, int y, int w);
 

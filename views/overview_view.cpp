@@ -217,6 +217,11 @@ void draw_card(Canvas& canvas, const ViewModel& model, const TagGroup& group, in
         canvas.text(x0, y + 1, "no points", {Role::kDim}, iw);
         return;
     }
+    if (group.distribution) {  // a histogram: its band (views/overview_card.h)
+        draw_distribution_card_body(canvas, model, d, choose_focus(model, d, state.focus), x0,
+                                    y + 1, iw, ih);
+        return;
+    }
     if (by_run) {
         draw_run_card_body(canvas, model, d, state, x0, y + 1, iw, ih);
         return;

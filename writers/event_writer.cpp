@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "event.pb.h"
 
@@ -197,12 +199,26 @@ std::string hparams_session_start(const std::vector<std::pair<std::string, HPara
     return e.SerializeAsString();
 }
 
-std::string histogram(std::string_view tag, const std::vector<double>& values, std::int64_t step,
-                      double wall_time) {
+std::string histogram_proto(std::string_view tag, double min, double max,
+                            const std::vector<double>& bucket_limit,
+                            const std::vector<double>& bucket, std::int64_t step,
+                            double wall_time) {
     tb::Event e = event_at(step, wall_time);
     tb::Summary::Value* v = e.mutable_summary()->add_value();
     v->set_tag(std::string(tag));
     tb::HistogramProto* h = v->mutable_histo();
+    double num = 0;
+    for (double c : bucket) num += c;
+    h->set_min(min);
+    h->set_max(max);
+    h->set_num(num);
+    for (double l : bucket_limit) h->add_bucket_limit(l);
+    for (double c : bucket) h->add_bucket(c);
+    return e.SerializeAsString();
+}
+
+std::string histogram(std::string_view tag, const std::vector<double>& values, std::int64_t step,
+                      double wall_time) {
     double lo = values.empty() ? 0 : values.front(), hi = lo, sum = 0, sq = 0;
     for (double x : values) {
         lo = std::min(lo, x);
@@ -210,13 +226,47 @@ std::string histogram(std::string_view tag, const std::vector<double>& values, s
         sum += x;
         sq += x * x;
     }
+    const std::size_t k = std::clamp<std::size_t>(values.size(), 1, 30);
+    const double width = (hi - lo) / static_cast<double>(k);
+    std::vector<double> limits(k), counts(k, 0.0);
+    for (std::size_t i = 0; i < k; ++i)
+        limits[i] = i + 1 == k ? std::numeric_limits<double>::max()
+                               : lo + width * static_cast<double>(i + 1);
+    for (double x : values) {
+        std::size_t i = 0;
+        while (i + 1 < k && x >= limits[i]) ++i;
+        counts[i] += 1;
+    }
+    tb::Event e = event_at(step, wall_time);
+    tb::Summary::Value* v = e.mutable_summary()->add_value();
+    v->set_tag(std::string(tag));
+    tb::HistogramProto* h = v->mutable_histo();
     h->set_min(lo);
     h->set_max(hi);
     h->set_num(static_cast<double>(values.size()));
     h->set_sum(sum);
     h->set_sum_squares(sq);
-    h->add_bucket_limit(hi);
-    h->add_bucket(static_cast<double>(values.size()));
+    for (std::size_t i = 0; i < k; ++i) {
+        h->add_bucket_limit(limits[i]);
+        h->add_bucket(counts[i]);
+    }
+    return e.SerializeAsString();
+}
+
+std::string histogram_tensor(std::string_view tag, const std::vector<std::array<double, 3>>& rows,
+                             std::int64_t step, double wall_time, bool metadata, bool as_float) {
+    tb::Event e = event_at(step, wall_time);
+    tb::Summary::Value* v = e.mutable_summary()->add_value();
+    v->set_tag(std::string(tag));
+    if (metadata) v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("histograms");
+    tb::TensorProto* t = v->mutable_tensor();
+    t->set_dtype(as_float ? tb::DT_FLOAT : tb::DT_DOUBLE);
+    t->mutable_tensor_shape()->add_dim()->set_size(static_cast<std::int64_t>(rows.size()));
+    t->mutable_tensor_shape()->add_dim()->set_size(3);
+    std::string content;
+    for (const auto& row : rows)
+        for (double x : row) content += as_float ? le_bytes(static_cast<float>(x)) : le_bytes(x);
+    t->set_tensor_content(content);
     return e.SerializeAsString();
 }
 

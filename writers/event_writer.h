@@ -2,6 +2,7 @@
 // encoding the writers in the wild use (TFEVENTS.md §4.1). Frame them with frame_record().
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -54,9 +55,20 @@ std::string text(std::string_view tag, std::string_view text, std::int64_t step,
 using HParamValue = std::variant<double, std::string, bool>;
 std::string hparams_session_start(const std::vector<std::pair<std::string, HParamValue>>& hparams,
                                   std::int64_t step, double wall_time);
-// A legacy `histo` value (counted and skipped by the reader).
+// A legacy `histo` value of `values` as TF1 bins them: up to 30 equal buckets from the least
+// value to the greatest, the last bucket's limit DBL_MAX.
 std::string histogram(std::string_view tag, const std::vector<double>& values, std::int64_t step,
                       double wall_time);
+// A legacy `histo` value as given (PyTorch, tensorboardX, TF1): bucket_limit (right edges) and
+// bucket (counts).
+std::string histogram_proto(std::string_view tag, double min, double max,
+                            const std::vector<double>& bucket_limit,
+                            const std::vector<double>& bucket, std::int64_t step, double wall_time);
+// TF2 tf.summary.histogram: plugin "histograms" (with `metadata`), a [k, 3] tensor of (left,
+// right, count) rows, DT_DOUBLE in tensor_content (DT_FLOAT with `as_float`).
+std::string histogram_tensor(std::string_view tag, const std::vector<std::array<double, 3>>& rows,
+                             std::int64_t step, double wall_time, bool metadata = true,
+                             bool as_float = false);
 std::string session_start(std::int64_t step, double wall_time);
 // A MindSpore SummaryRecord scalar: Value field 3 as fixed32 (TFEVENTS.md §5).
 std::string mindspore_scalar(std::string_view tag, float value, std::int64_t step,

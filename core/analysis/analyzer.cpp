@@ -10,6 +10,7 @@
 #include <malloc.h>
 #endif
 
+#include "core/distribution.h"
 #include "core/format.h"
 #include "core/identity.h"
 #include "core/rank_spec.h"
@@ -214,11 +215,19 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
                          (c.loss_like && RE2::PartialMatch(key.tag, *c.loss_like) ? kLossLike : 0);
         }
     }
+    // A histogram's nine quantiles (core/distribution.h) are judged only for non-finite values,
+    // and only the min, the median and the max: a NaN in the histogram turns them all NaN and an
+    // Inf reaches an end, so those three catch it. Spike, threshold and cross-rank rules on
+    // quantiles would fire nine times for one shift of a distribution that moves as a whole.
+    const bool quantile = source.quantile >= 0;
+    const bool judged_quantile = source.quantile == 0 || source.quantile == kMedianQuantile ||
+                                 source.quantile == kDistributionQuantiles - 1;
     for (std::uint32_t i = 0; i < rules_.rules.size(); ++i) {
         const RuleConfig& rule = rules_.rules[i];
         if (rule.type == RuleType::kStall || !(matches[i] & kTagSelected) ||
             !compiled_[i]->ranks.selects(key.rank))
             continue;
+        if (quantile && (!judged_quantile || rule.type != RuleType::kNonFinite)) continue;
         Slot slot;
         slot.rule = static_cast<std::uint16_t>(i);
         slot.type = rule.type;
