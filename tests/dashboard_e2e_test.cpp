@@ -457,6 +457,34 @@ TEST_F(DashboardE2e, TheTagTreeOpensAndClosesOnAnMsProbeJob) {
     ASSERT_TRUE(s.send_keys({"q"}));
 }
 
+// The module x step heatmap on a generated msProbe job whose rank 2 spikes at step 20 in
+// layer 4's input_layernorm.weight: `6` opens grad_unreduced norm, `a` shows the spread across
+// ranks, `g 20` goes to the step, and Enter opens the module's chart there.
+TEST_F(DashboardE2e, TheModuleHeatmapFindsTheSpikingModule) {
+    const std::string root = tmp_ / "msprobe";
+    ::testing::internal::CaptureStdout();
+    ASSERT_EQ(bench::write_msprobe_scale(root, {8, 64, 30, 5}), 0);
+    ::testing::internal::GetCapturedStdout();
+    TmuxSession s(runtop_line({root}), options(120, 40));
+    ASSERT_STARTED(s);
+    ASSERT_TRUE(
+        s.wait_for([](const std::string& screen) { return has(status_line(screen), "live"); },
+                   "the job read"));
+    ASSERT_TRUE(s.send_keys({"6"}));
+    ASSERT_TRUE(s.wait_for(
+        [](const std::string& screen) {
+            return row(screen, 0).starts_with("grad_unreduced norm  64 modules") &&
+                   has(screen, "layers.0.input_layernorm.weight") &&
+                   has(status_line(screen), "family");
+        },
+        "grad_unreduced norm, a row per module"));
+    ASSERT_TRUE(s.send_keys({"a", "a"}));  // one rank, then the spread across ranks
+    ASSERT_TRUE(s.wait_for("spread"));
+    ASSERT_TRUE(s.send_keys({"g", "2", "0", "Enter"}));
+    ASSERT_TRUE(s.wait_for("step 20"));
+    ASSERT_TRUE(s.send_keys({"q"}));
+}
+
 // --- 2. live: appends, alerts, pause ----------------------------------------------------------
 
 TEST_F(DashboardE2e, LiveAppendsRaiseAlertsAndPauseHoldsThem) {

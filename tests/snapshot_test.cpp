@@ -84,15 +84,16 @@ TEST_F(Snapshot, OutputDoesNotDependOnTheLocale) {
 }
 
 TEST_F(Snapshot, TooSmallCanvas) {
-    // The smallest size that draws: one card, the status line. One card a page: train/'s three
-    // tags fold into a group card, eval/accuracy is the other.
+    // The smallest size that draws: one card, the status line. One card a page: the training
+    // loss first, then train/'s tags in a group card and eval/accuracy.
     auto r = run_runtop({"snapshot", "--size", "20x6", fixture()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto lines = testing::split_lines(r.out);
     ASSERT_EQ(lines.size(), 6u) << r.out;
     for (const std::string& line : lines) EXPECT_LE(ui::display_width(line), 20) << line;
     EXPECT_NE(lines[0].find("train/"), std::string::npos) << r.out;
-    EXPECT_NE(lines[5].find("page 1/2"), std::string::npos) << r.out;
+    EXPECT_NE(lines[0].find("train/loss"), std::string::npos) << r.out;
+    EXPECT_NE(lines[5].find("page 1/3"), std::string::npos) << r.out;
     auto a = run_runtop({"snapshot", "--size", "20x6", "--view", "anomalies", fixture()});
     ASSERT_EQ(a.exit_code, 0) << a.err;
     lines = testing::split_lines(a.out);

@@ -101,6 +101,10 @@ void trim_zeros(std::string& m) {
 
 }  // namespace
 
+bool is_training_loss(std::string_view tag) {
+    return std::get<0>(order_key(tag)) == 0;
+}
+
 bool card_order_less(std::string_view a, std::string_view b) {
     auto ka = order_key(a), kb = order_key(b);
     if (ka != kb) return ka < kb;

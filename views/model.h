@@ -216,6 +216,10 @@ class ViewModel {
     std::map<std::pair<int, std::string_view>, std::array<SeriesId, kDistributionQuantiles>> bands_;
 };
 
+// The training loss as the frameworks name it (`loss`, `train/loss`, `lm loss`, `train_loss`,
+// ...; not under an evaluation prefix, not `loss_scale`): the card the overview puts first.
+bool is_training_loss(std::string_view tag);
+
 // Display order of tags (overview cards): see ViewModel::groups().
 bool card_order_less(std::string_view a, std::string_view b);
 

@@ -1,6 +1,7 @@
 #include "views/modules_view.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -229,15 +230,61 @@ int max_zoom(const ModuleFamily& f) {
     return z;
 }
 
+// The leading dotted parts every module name shares ("language_model.encoder."), so a row's
+// label shows what tells it apart; "" when some name would be left with nothing.
+std::string shared_module_prefix(const ModuleFamily& f) {
+    if (f.modules.size() < 2) return {};
+    std::string_view prefix = f.modules.front().name;
+    for (const FamilyModule& m : f.modules) {
+        std::size_t n = 0;
+        while (n < prefix.size() && n < m.name.size() && prefix[n] == m.name[n]) ++n;
+        prefix = prefix.substr(0, n);
+    }
+    const std::size_t dot = prefix.rfind('.');
+    if (dot == std::string_view::npos) return {};
+    prefix = prefix.substr(0, dot + 1);
+    // "layers." before a layer's number stays with it: "layers.3.mlp", not "3.mlp".
+    for (const FamilyModule& m : f.modules) {
+        if (m.name.size() <= prefix.size()) return {};
+        if (std::isdigit(static_cast<unsigned char>(m.name[prefix.size()]))) {
+            const std::size_t before = prefix.substr(0, prefix.size() - 1).rfind('.');
+            if (before == std::string_view::npos) return {};
+            prefix = prefix.substr(0, before + 1);
+        }
+    }
+    return std::string(prefix);
+}
+
+// A module's name in `columns`: whole when it fits; else through its layer's number, an
+// ellipsis and as much of its end as fits ("layers.12…layernorm.weight"): the layer and the
+// parameter are what tell rows apart. Without a number, fit_tag's cut.
+std::string fit_module(const std::string& name, int columns, bool ascii) {
+    if (display_width(name) <= columns) return name;
+    std::size_t end = std::string::npos;
+    for (std::size_t i = 1; i < name.size(); ++i)
+        if (name[i - 1] == '.' && std::isdigit(static_cast<unsigned char>(name[i]))) {
+            end = i;
+            while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+            break;
+        }
+    const bool plain = std::all_of(name.begin(), name.end(),
+                                   [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
+    const int tail = columns - static_cast<int>(end) - 1;
+    if (end == std::string::npos || !plain || tail < 4) return fit_tag(name, columns, ascii);
+    return name.substr(0, end) + (ascii ? "~" : "…") +
+           name.substr(name.size() - static_cast<std::size_t>(tail));
+}
+
 std::vector<RowDef> make_rows(const ModuleFamily& f, int zoom) {
     std::vector<RowDef> rows;
+    const std::size_t shared = shared_module_prefix(f).size();
     const std::int64_t per = layers_per_row(zoom);
     bool grouping = false;                             // the last row is a group of layers, `last`
     std::pair<std::int64_t, std::int64_t> last{0, 0};  // (vpp, layer group)
     for (std::size_t i = 0; i < f.modules.size(); ++i) {
         const FamilyModule& m = f.modules[i];
         if (per == 0 || !m.layer) {
-            rows.push_back({m.name, {i}});
+            rows.push_back({m.name.substr(shared), {i}});
             grouping = false;
             continue;
         }
@@ -521,10 +568,12 @@ void draw_title(Canvas& canvas, const Frame& f, const ModulesState& state, const
     const std::uint64_t span = static_cast<std::uint64_t>(f.hi - f.lo) + 1;
     const double per = static_cast<double>(span) / f.columns;
     const std::size_t modules = f.family->modules.size();
+    const std::string under = shared_module_prefix(*f.family);
     std::vector<Piece> pieces = {
         {family_name(*f.family), {Role::kTitle, true}},
-        {fmt::format("{} module{} {} steps {}{}{}", modules, modules == 1 ? "" : "s",
-                     ascii ? "x" : "×", short_step(f.lo), ascii ? "-" : "–", short_step(f.hi)),
+        {fmt::format("{} module{}{} {} steps {}{}{}", modules, modules == 1 ? "" : "s",
+                     under.empty() || state.zoom > 0 ? "" : " of " + under + "*", ascii ? "x" : "×",
+                     short_step(f.lo), ascii ? "-" : "–", short_step(f.hi)),
          {Role::kDim}},
         {per <= 1 ? std::string("1 step a column")
                   : fmt::format("{} steps a column", short_value(std::round(per * 10) / 10)),
@@ -553,7 +602,7 @@ void draw_map(Canvas& canvas, const Frame& f, const ModulesState& state, const V
             label = {Role::kAccent, true, true};
             canvas.fill(0, y, f.label_w, 1, U' ', label);
         }
-        canvas.text(0, y, fit_tag(f.rows[r].label, f.label_w, ascii), label);
+        canvas.text(0, y, fit_module(f.rows[r].label, f.label_w, ascii), label);
         for (int c = 0; c < f.columns; ++c) {
             const Cell& cell = f.cells[i][c];
             char32_t glyph = U' ';
@@ -626,7 +675,14 @@ void draw_readout(Canvas& canvas, const Frame& f, const ModulesState& state,
     const Cell& c = f.cells[i][f.column];
     const std::int64_t a = f.bucket_start(f.column), b = f.bucket_start(f.column + 1) - 1;
     const std::string dash = ascii ? "-" : "–";
-    std::vector<Piece> pieces = {{f.rows[f.row].label +
+    // A module's row by its whole name (its label may leave out what every row shares).
+    const RowDef& row = f.rows[f.row];
+    const std::string name =
+        row.modules.size() == 1 && row.label == f.family->modules[row.modules[0]].name.substr(
+                                                    shared_module_prefix(*f.family).size())
+            ? f.family->modules[row.modules[0]].name
+            : row.label;
+    std::vector<Piece> pieces = {{name +
                                       (a == b ? " step " + short_step(a)
                                               : " steps " + short_step(a) + dash + short_step(b)) +
                                       ":",

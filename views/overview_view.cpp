@@ -388,7 +388,13 @@ OverviewLevel overview_level(const OverviewState& state, const ViewModel& model,
         if (static_cast<int>(node.members.size()) <= per_page) {
             for (int g : node.members) v.cards.push_back({&groups[g], g, -1});
         } else {
+            // The training loss stays the first card of the first screen, its group after it.
+            if (state.tree.empty())
+                for (int g = 0; g < n && is_training_loss(groups[g].tag); ++g)
+                    v.cards.push_back({&groups[g], g, -1});
+            const std::size_t pinned = v.cards.size();
             for (const TagTree::Entry& e : tree.entries(v.node)) {
+                if (e.group >= 0 && e.group < static_cast<int>(pinned)) continue;  // pinned above
                 v.grouped |= e.node >= 0;
                 v.cards.push_back(e.node >= 0 ? OverviewCard{nullptr, -1, e.node}
                                               : OverviewCard{&groups[e.group], e.group, -1});
