@@ -124,6 +124,8 @@ void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks, 
     ui::Canvas canvas(250, 80);
     const SeriesId first = f.model->groups().front().series.front();
     std::int64_t step = f.store.at(first).last_step();
+    // A key's frame, as the dashboard draws it after a key with nothing new read.
+    f.model->ingest.key_frame = cached && !fresh;
     for (auto _ : state) {
         if (fresh) {
             ++step;
@@ -137,6 +139,7 @@ void frame(benchmark::State& state, const char* keys, Data data = Data::kRanks, 
         ui::draw_screen(canvas, *f.model, ui);
         benchmark::DoNotOptimize(canvas.at(0, 0));
     }
+    f.model->ingest.key_frame = false;
     state.SetLabel(
         std::string(ui::view_name(ui.view)) + " 250x80, " +
         std::to_string(f.model->groups().size()) + " cards x " +

@@ -70,9 +70,10 @@ struct ModulesCache {
     std::uint64_t received = 0;  // the members' received points and restarts: what changes them
     std::vector<std::vector<ModuleMark>> marks;  // per module, by step
     int checks_family = -1;
-    std::vector<std::vector<MemberCheck>> checks;  // per module, per member
-    bool any = false;                              // the family has points
-    std::int64_t lo = 0, hi = 0;                   // its steps
+    std::vector<std::vector<MemberCheck>> checks;         // per module, per member
+    std::unordered_map<SeriesId, std::size_t> module_of;  // checks_family's members' modules
+    bool any = false;                                     // the family has points
+    std::int64_t lo = 0, hi = 0;                          // its steps
     ModulePageKey page_key;
     std::vector<std::vector<ModuleCell>> page;  // the last page's cells
 };
@@ -148,16 +149,23 @@ void refresh_marks(ModulesCache& c, int f, const ViewModel& model) {
     const auto& members = c.members[f];
     c.marks.assign(members.size(), {});
     c.any = false;
-    if (c.checks_family != f || c.checks.size() != members.size()) {
+    bool same_members = c.checks_family == f && c.checks.size() == members.size();
+    for (std::size_t m = 0; same_members && m < members.size(); ++m)
+        same_members = c.checks[m].size() == members[m].size();
+    if (!same_members) {
+        // Made once per family's members, not per frame (128 k members at 10,000 tags).
         c.checks_family = f;
         c.checks.assign(members.size(), {});
+        c.module_of.clear();
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            c.checks[m].resize(members[m].size());
+            for (SeriesId id : members[m]) c.module_of.emplace(id, m);
+        }
     }
-    std::unordered_map<SeriesId, std::size_t> module_of;
+    const auto& module_of = c.module_of;
     for (std::size_t m = 0; m < members.size(); ++m) {
-        c.checks[m].resize(members[m].size());
         for (std::size_t j = 0; j < members[m].size(); ++j) {
             const SeriesId id = members[m][j];
-            module_of.emplace(id, m);
             const Series& s = model.store().at(id);
             c.received += s.received() + s.restart_count();
             if (s.empty()) continue;
