@@ -95,6 +95,21 @@ struct Tensor {
     bool ok = true;
 };
 
+// A TensorShapeProto.Dim's size (field 1); 0 when absent, -1 for an unknown dimension.
+std::int64_t dim_size(std::string_view dim_bytes) {
+    Cursor dim(dim_bytes);
+    std::int64_t size = 0;
+    std::uint32_t df;
+    WireType dt;
+    while (dim.next(df, dt)) {
+        if (df == 1 && dt == wire::kVarint)
+            size = static_cast<std::int64_t>(dim.varint());
+        else
+            dim.skip(dt);
+    }
+    return size;
+}
+
 std::int64_t shape_elements(std::string_view shape) {
     std::int64_t elements = 1;
     Cursor c(shape);
@@ -102,16 +117,7 @@ std::int64_t shape_elements(std::string_view shape) {
     WireType type;
     while (c.next(field, type)) {
         if (field == 2 && type == wire::kLengthDelimited) {
-            Cursor dim(c.bytes());
-            std::int64_t size = 0;
-            std::uint32_t df;
-            WireType dt;
-            while (dim.next(df, dt)) {
-                if (df == 1 && dt == wire::kVarint)
-                    size = static_cast<std::int64_t>(dim.varint());
-                else
-                    dim.skip(dt);
-            }
+            const std::int64_t size = dim_size(c.bytes());
             if (size < 0) return -1;  // unknown dimension
             elements = size == 0 ? 0 : (elements > (1LL << 40) / size ? -1 : elements * size);
             if (elements < 0) return -1;
@@ -357,17 +363,7 @@ bool tensor_buckets(std::string_view tensor, std::vector<double>& values,
                     shape.skip(st);
                     continue;
                 }
-                Cursor dim(shape.bytes());
-                std::int64_t size = 0;
-                std::uint32_t df;
-                WireType dt;
-                while (dim.next(df, dt)) {
-                    if (df == 1 && dt == wire::kVarint)
-                        size = static_cast<std::int64_t>(dim.varint());
-                    else
-                        dim.skip(dt);
-                }
-                dims.push_back(size);
+                dims.push_back(dim_size(shape.bytes()));
             }
             if (!shape.ok()) return false;
         } else if (field == 4 && type == wire::kLengthDelimited) {

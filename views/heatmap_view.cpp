@@ -680,23 +680,8 @@ std::string heatmap_rows_note(const HeatmapState& state, const ViewModel& model,
                               int height) {
     const HeatmapLayout l = heatmap_layout(state, model, width, height);
     if (!l.group) return "no tag shown";
-    const int n = static_cast<int>(l.group->series.size());
-    std::string note;
-    if (!state.binned)
-        note = fmt::format("a row per rank ({} rows; b: bins)", n);
-    else if (l.binned > 0)
-        note = fmt::format(
-            "{} ranks in {} rows: neighbours binned, outliers apart (b: a row per rank)", n,
-            l.rows);
-    else
-        note = fmt::format("every rank fits: a row each ({})", n);
-    if (state.outliers_first)
-        note += l.outliers > 0
-                    ? fmt::format(", {} outlier{} on top", l.outliers, l.outliers == 1 ? "" : "s")
-                    : ", no outlier to put on top";
-    else
-        note += ", in rank order";
-    return note;
+    return rank_rows_note({l.body_rows, model.ranks_per_node(), state.binned, state.outliers_first},
+                          static_cast<int>(l.group->series.size()), l.rows, l.binned, l.outliers);
 }
 
 std::string heatmap_go_to_step(HeatmapState& state, std::int64_t step, const ViewModel& model,

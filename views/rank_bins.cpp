@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
 namespace runtop::ui {
 namespace {
 
@@ -70,6 +72,26 @@ std::vector<RankRow> rank_rows(std::span<const double> scores, const RankRowsOpt
     apart.insert(apart.end(), std::make_move_iterator(rows.begin()),
                  std::make_move_iterator(rows.end()));
     return apart;
+}
+
+std::string rank_rows_note(const RankRowsOptions& options, int ranks, int rows, int binned,
+                           int outliers) {
+    std::string note;
+    if (!options.binned)
+        note = fmt::format("a row per rank ({} rows; b: bins)", ranks);
+    else if (binned > 0)
+        note = fmt::format(
+            "{} ranks in {} rows: neighbours binned, outliers apart (b: a row per rank)", ranks,
+            rows);
+    else
+        note = fmt::format("every rank fits: a row each ({})", ranks);
+    if (options.outliers_first)
+        note += outliers > 0
+                    ? fmt::format(", {} outlier{} on top", outliers, outliers == 1 ? "" : "s")
+                    : ", no outlier to put on top";
+    else
+        note += ", in rank order";
+    return note;
 }
 
 const std::vector<std::vector<ColumnSummary>>& ColumnsCache::get(const Store& store,

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/store/store.h"
@@ -41,6 +42,11 @@ double rank_outlier_score(const WorstDeviation& worst);
 // nodes), an outlier's row right after the bin its rank falls in. More outliers than
 // the room still each get a row (the rows then page).
 std::vector<RankRow> rank_rows(std::span<const double> scores, const RankRowsOptions& options);
+
+// The note `b` or `o` leaves in the heatmap and the rank sparklines: what the rows of `ranks`
+// ranks are now (`rows` of them, `binned` ranks in bins, `outliers` apart).
+std::string rank_rows_note(const RankRowsOptions& options, int ranks, int rows, int binned,
+                           int outliers);
 
 // Every series of a list queried over [lo, hi] in `columns` columns, kept while the store's
 // points, the list and the columns stay the same: a key on a binned view of 1,024 ranks then

@@ -1052,23 +1052,9 @@ std::string ranks_rows_note(const RanksState& state, const ViewModel& model, int
                             int height) {
     if (!state.sparklines) return "bins and outliers are for the sparklines: v shows them";
     const RanksLayout l = ranks_layout(state, model, width, height);
-    const int n = static_cast<int>(l.columns.size());
-    std::string note;
-    if (!state.binned)
-        note = fmt::format("a row per rank ({} rows; b: bins)", n);
-    else if (l.binned > 0)
-        note = fmt::format(
-            "{} ranks in {} rows: neighbours binned, outliers apart (b: a row per rank)", n,
-            l.lines.size());
-    else
-        note = fmt::format("every rank fits: a row each ({})", n);
-    if (state.outliers_first)
-        note += l.outliers > 0
-                    ? fmt::format(", {} outlier{} on top", l.outliers, l.outliers == 1 ? "" : "s")
-                    : ", no outlier to put on top";
-    else
-        note += ", in rank order";
-    return note;
+    return rank_rows_note({l.body_rows, model.ranks_per_node(), state.binned, state.outliers_first},
+                          static_cast<int>(l.columns.size()), static_cast<int>(l.lines.size()),
+                          l.binned, l.outliers);
 }
 
 std::string ranks_toggle_log(RanksState& state, const ViewModel& model, int width, int height) {
