@@ -503,6 +503,18 @@ echo "one value changing once every 1.5 s (100 cards x 8 ranks x 2000 steps, 250
 wait
 echo "  (frames at ~4.4, 5.9, 7.4, 8.9 s are the appends; the others the status line's 1 s tick)"
 echo "  bar: <= 200 bytes per frame for one value"
+# The tag tree's size: 10,000 tags x 256 ranks (2.56 M series, ~390 MB); the overview folds them
+# into groups. The appends start once the backfill is surely over (it takes ~30 s).
+HUGE=$BUILD/bench-data-10k-tags
+rm -rf "$HUGE"  # made again: each run appends to it
+"$APPEND" create "$HUGE" 10000 256 3
+echo "one value changing once every 1.5 s on 10,000 tags x 256 ranks (250x80):"
+( sleep 60; "$APPEND" append "$HUGE/rank_3/events.out.tfevents.1" layers/stat_5 3 6 1500 6.0 ) &
+"$PTY" --size 250x80 --wait-text live --idle-seconds 40 --quiet-ms 50 --timeout-seconds 180 \
+    --quit-keys q -- "$RUNTOP" "$HUGE" | grep -E '^(first_frame_ms|idle_frames_at|idle_frame_bytes_max)=' |
+    sed 's/^/  /'
+wait
+echo "  bar: <= 200 bytes per frame for one value"
 echo "idle: nothing changing, 5 s:"
 "$PTY" --size 250x80 --wait-text train/loss --idle-seconds 5 --quiet-ms 50 --quit-keys q \
     -- "$RUNTOP" "$CARDS" | grep -E '^(idle_cpu_percent|idle_frames)=' | sed 's/^/  /'
