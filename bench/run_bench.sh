@@ -504,13 +504,13 @@ wait
 echo "  (frames at ~4.4, 5.9, 7.4, 8.9 s are the appends; the others the status line's 1 s tick)"
 echo "  bar: <= 200 bytes per frame for one value"
 # The tag tree's size: 10,000 tags x 256 ranks (2.56 M series, ~390 MB); the overview folds them
-# into groups. The appends start once the backfill is surely over (it takes ~30 s).
+# into groups. The appends (at 45 s) fall in the idle window once the backfill (~20-30 s) is over.
 HUGE=$BUILD/bench-data-10k-tags
 rm -rf "$HUGE"  # made again: each run appends to it
 "$APPEND" create "$HUGE" 10000 256 3
 echo "one value changing once every 1.5 s on 10,000 tags x 256 ranks (250x80):"
-( sleep 60; "$APPEND" append "$HUGE/rank_3/events.out.tfevents.1" layers/stat_5 3 6 1500 6.0 ) &
-"$PTY" --size 250x80 --wait-text live --idle-seconds 40 --quiet-ms 50 --timeout-seconds 180 \
+( sleep 45; "$APPEND" append "$HUGE/rank_3/events.out.tfevents.1" layers/stat_5 3 6 1500 6.0 ) &
+"$PTY" --size 250x80 --wait-text live --idle-seconds 60 --quiet-ms 50 --timeout-seconds 200 \
     --quit-keys q -- "$RUNTOP" "$HUGE" | grep -E '^(first_frame_ms|idle_frames_at|idle_frame_bytes_max)=' |
     sed 's/^/  /'
 wait
