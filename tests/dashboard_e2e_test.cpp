@@ -419,14 +419,21 @@ TEST_F(DashboardE2e, AStartFilterReadsOnlyItsSeriesAndAWiderOneReadsTheRestAgain
         << s.capture();
 }
 
+// bench's msProbe generator: 8 ranks x 64 parameters x 30 steps (320 tags), rank 2 spiking at
+// step 20 in layer 4's input_layernorm.weight; its one line of stdout kept off the test's.
+bool write_msprobe_job(const std::string& root) {
+    ::testing::internal::CaptureStdout();
+    const int rc = bench::write_msprobe_scale(root, {8, 64, 30, 5});
+    ::testing::internal::GetCapturedStdout();
+    return rc == 0;
+}
+
 // A generated msProbe job of 8 ranks x 64 parameters (320 tags): the overview folds the tags
 // into the model's layers, Enter opens one, `t` shows the tree beside the cards, Backspace goes
 // back up.
 TEST_F(DashboardE2e, TheTagTreeOpensAndClosesOnAnMsProbeJob) {
     const std::string root = tmp_ / "msprobe";
-    ::testing::internal::CaptureStdout();
-    ASSERT_EQ(bench::write_msprobe_scale(root, {8, 64, 30, 5}), 0);
-    ::testing::internal::GetCapturedStdout();
+    ASSERT_TRUE(write_msprobe_job(root));
     TmuxSession s(runtop_line({root}), options(120, 40));
     ASSERT_STARTED(s);
     ASSERT_TRUE(s.wait_for(
@@ -462,9 +469,7 @@ TEST_F(DashboardE2e, TheTagTreeOpensAndClosesOnAnMsProbeJob) {
 // ranks, `g 20` goes to the step, and Enter opens the module's chart there.
 TEST_F(DashboardE2e, TheModuleHeatmapFindsTheSpikingModule) {
     const std::string root = tmp_ / "msprobe";
-    ::testing::internal::CaptureStdout();
-    ASSERT_EQ(bench::write_msprobe_scale(root, {8, 64, 30, 5}), 0);
-    ::testing::internal::GetCapturedStdout();
+    ASSERT_TRUE(write_msprobe_job(root));
     TmuxSession s(runtop_line({root}), options(120, 40));
     ASSERT_STARTED(s);
     ASSERT_TRUE(

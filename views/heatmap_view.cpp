@@ -141,18 +141,6 @@ std::optional<std::int64_t> first_record_step(const ViewModel& model, SeriesId i
     return first;
 }
 
-// Every series of the tag queried over the map's columns, and judged: kept while nothing
-// changes (a key's frame then queries nothing).
-ColumnsCache& all_columns(const ViewModel& model, const HeatmapLayout& l) {
-    thread_local ColumnsCache cache;
-    cache.get(model.store(), l.group->series, l.lo, l.hi, l.columns);
-    return cache;
-}
-
-double deviation_ratio(double value, const CrossRankStats& stats) {
-    return rank_deviation(value, stats).ratio;
-}
-
 // Everything a frame needs: the geometry and the page's columns.
 struct Frame {
     HeatmapLayout l;
@@ -176,9 +164,11 @@ void lay_out_rows(Frame& f, const HeatmapState& state, const ViewModel& model, i
         l.lines.resize(n);
         for (int i = 0; i < n; ++i) l.lines[i].members = {i};
     } else {
-        ColumnsCache& cache = all_columns(model, l);
+        // Every series of the tag queried over the map's columns, and judged: kept while
+        // nothing changes (a key's frame then queries nothing).
+        thread_local ColumnsCache cache;
         f.all = &cache.get(model.store(), l.group->series, l.lo, l.hi, l.columns);
-        const std::vector<double>& scores = cache.scores(deviation_ratio);
+        const std::vector<double>& scores = cache.scores();
         l.lines =
             rank_rows(scores, {room, model.ranks_per_node(), state.binned, state.outliers_first});
     }

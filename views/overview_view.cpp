@@ -614,14 +614,14 @@ bool overview_up(OverviewState& state, const ViewModel& model, int width, int he
            shown_node(tree, std::max(0, tree.node(parent).parent)) == shown_node(tree, parent))
         parent = std::max(0, tree.node(parent).parent);
     state.tree = parent > 0 ? tree.node(parent).path : std::string();
-    // The group just left is selected in its parent's cards.
+    // The group just left is selected in its parent's cards; a parent whose tags now fit on a
+    // page (a taller canvas) shows them, and the group's first tag is selected.
     const OverviewLevel v = overview_level(state, model, width, height);
-    state.selected = -1;
-    for (int c = 0; c < static_cast<int>(v.cards.size()); ++c)
-        if (v.cards[c].node == node ||
-            (v.cards[c].group && tree.node(node).members.size() > 0 &&
-             v.cards[c].group_index == tree.node(node).members.front() && !v.grouped))
-            state.selected = c;
+    const int first = tree.node(node).members.front();
+    const auto it = std::find_if(v.cards.begin(), v.cards.end(), [&](const OverviewCard& c) {
+        return v.grouped ? c.node == node : c.group_index == first;
+    });
+    state.selected = it == v.cards.end() ? -1 : static_cast<int>(it - v.cards.begin());
     const int per = std::max(1, v.layout.per_page());
     state.page = std::max(0, state.selected) / per;
     return true;

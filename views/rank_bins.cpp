@@ -119,9 +119,9 @@ const std::vector<std::vector<ColumnSummary>>& ColumnsCache::get(const Store& st
     return cols_;
 }
 
-const std::vector<double>& ColumnsCache::scores(DeviationRatio ratio) {
+const std::vector<double>& ColumnsCache::scores() {
     if (judged_) return scores_;
-    const std::vector<WorstDeviation> worst = worst_deviations_in(cols_, lo_, hi_, ratio);
+    const std::vector<WorstDeviation> worst = worst_deviations_in(cols_, lo_, hi_);
     scores_.resize(worst.size());
     for (std::size_t i = 0; i < worst.size(); ++i) scores_[i] = rank_outlier_score(worst[i]);
     judged_ = true;

@@ -58,9 +58,9 @@ class ColumnsCache {
                                                        std::span<const SeriesId> series,
                                                        std::int64_t lo, std::int64_t hi,
                                                        int columns);
-    // Per entry, rank_outlier_score over the columns get() last gave (worst_deviations_in with
-    // `ratio`), judged once per get() that queried.
-    const std::vector<double>& scores(DeviationRatio ratio);
+    // Per entry, rank_outlier_score over the columns get() last gave (worst_deviations_in),
+    // judged once per get() that queried.
+    const std::vector<double>& scores();
 
   private:
     std::vector<double> scores_;

@@ -32,8 +32,7 @@ std::unordered_map<SeriesId, AnomalyTally> tally_anomalies(const AnomalyLog& log
 }
 
 std::vector<WorstDeviation> worst_deviations(const Store& store, std::span<const SeriesId> series,
-                                             std::int64_t lo, std::int64_t hi, int time_columns,
-                                             DeviationRatio ratio_of) {
+                                             std::int64_t lo, std::int64_t hi, int time_columns) {
     const std::size_t n = series.size();
     if (hi < lo || n == 0) return std::vector<WorstDeviation>(n);
     const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
@@ -44,12 +43,11 @@ std::vector<WorstDeviation> worst_deviations(const Store& store, std::span<const
         cols[i].resize(k);
         store.at(series[i]).query(lo, hi + 1, cols[i]);
     }
-    return worst_deviations_in(cols, lo, hi, ratio_of);
+    return worst_deviations_in(cols, lo, hi);
 }
 
 std::vector<WorstDeviation> worst_deviations_in(std::span<const std::vector<ColumnSummary>> cols,
-                                                std::int64_t lo, std::int64_t hi,
-                                                DeviationRatio ratio_of) {
+                                                std::int64_t lo, std::int64_t hi) {
     const std::size_t n = cols.size();
     std::vector<WorstDeviation> out(n);
     std::size_t k = 0;
@@ -76,7 +74,7 @@ std::vector<WorstDeviation> worst_deviations_in(std::span<const std::vector<Colu
             if (values.size() < 3) continue;  // no majority to stand out from
             compute_cross_rank(values, {}, scratch, stats);
             for (const RankValue& v : values) {
-                const double ratio = ratio_of(v.value, stats);
+                const double ratio = rank_deviation(v.value, stats).ratio;
                 WorstDeviation& w = out[static_cast<std::size_t>(v.rank)];
                 if (w.any && ratio <= w.ratio) continue;
                 w = {true, w.non_finite, ratio, v.value, stats.median, from, to, stats.finite};

@@ -45,17 +45,14 @@ struct WorstDeviation {
     std::int64_t from = 0, to = 0;  // the column's steps, inclusive
     int ranks = 0;                  // finite ranks in that column (the median's)
 };
-// Per entry of `series` (kNoSeries: an empty result), over [lo, hi]; `ratio` measures a value
-// against a column's statistics (the ranks view's rank_deviation).
-using DeviationRatio = double (*)(double value, const CrossRankStats& stats);
+// Per entry of `series` (kNoSeries: an empty result), over [lo, hi]; a value is measured against
+// its column's statistics by rank_deviation.
 std::vector<WorstDeviation> worst_deviations(const Store& store, std::span<const SeriesId> series,
-                                             std::int64_t lo, std::int64_t hi, int time_columns,
-                                             DeviationRatio ratio);
+                                             std::int64_t lo, std::int64_t hi, int time_columns);
 // The same over columns already queried: per rank, its columns of [lo, hi] as Series::query
 // split them (all of one count; empty: the rank has no series). The heatmap judges its own
 // cells' columns so.
 std::vector<WorstDeviation> worst_deviations_in(std::span<const std::vector<ColumnSummary>> cols,
-                                                std::int64_t lo, std::int64_t hi,
-                                                DeviationRatio ratio);
+                                                std::int64_t lo, std::int64_t hi);
 
 }  // namespace runtop::ui

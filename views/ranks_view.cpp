@@ -233,10 +233,6 @@ int history_columns(std::size_t ranks) {
     return static_cast<int>(std::clamp<std::size_t>(8192 / std::max<std::size_t>(ranks, 1), 8, 64));
 }
 
-double deviation_ratio(double value, const CrossRankStats& stats) {
-    return rank_deviation(value, stats).ratio;
-}
-
 // What the cells show besides the newest value, for the page's rows.
 void add_history(Frame& f, const ViewModel& model) {
     if (f.cells == RankCells::kAnomalies) {
@@ -251,7 +247,7 @@ void add_history(Frame& f, const ViewModel& model) {
             const auto steps =
                 row_steps(model, r).value_or(std::pair<std::int64_t, std::int64_t>(0, -1));
             r.worst = worst_deviations(model.store(), r.series, steps.first, steps.second,
-                                       history_columns(r.series.size()), deviation_ratio);
+                                       history_columns(r.series.size()));
         }
     }
 }
@@ -383,7 +379,7 @@ void sparkline_frame(Frame& f, const ViewModel& model, const RanksState& state, 
         thread_local ColumnsCache cache;
         f.all = &cache.get(model.store(), f.rows[0].series, steps.first, steps.second,
                            spark_columns(l.spark_w, model.glyphs()));
-        const std::vector<double>& scores = cache.scores(deviation_ratio);
+        const std::vector<double>& scores = cache.scores();
         l.lines =
             rank_rows(scores, {room, model.ranks_per_node(), state.binned, state.outliers_first});
     } else {
