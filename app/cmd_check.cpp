@@ -1,10 +1,13 @@
-// `runtop check`: read everything, evaluate the alert rules, print the anomalies first failure
-// first, exit 0 (none), 1 (anomalies) or 2 (error) — for gating a pipeline (DESIGN.md §4).
+// `runtop check`: read everything, evaluate the alert rules, print the incidents (each naming its
+// root) and the conditions apart, exit 0 (none), 1 (an incident at or above --fail-on) or 2
+// (error) — for gating a pipeline (DESIGN.md §4, docs/check.md).
 #include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
 
+#include "app/check_follow.h"
+#include "app/check_report.h"
 #include "app/commands.h"
 #include "app/inputs.h"
 #include "app/read_summary.h"
@@ -22,9 +25,23 @@ const std::vector<OptionSpec> kCheckOptions = {
      "alert rules (JSON; docs/howto.md#the-rules-file); default: ~/.config/runtop/rules.json "
      "if it exists, else the built-in rules (NaN/Inf, robust spikes)"},
     {"format", "text|json", "output format (default text)"},
-    {"fail-on", "warn|alert",
-     "the least severity that makes the exit code 1 (default warn: any anomaly); every anomaly "
-     "is printed either way"},
+    {"fail-on", "minor|warn|alert",
+     "what makes the exit code 1: minor (any incident or condition), warn (a major incident; the "
+     "default), alert (a major incident with a NaN/Inf or an alert rule); all are printed either "
+     "way"},
+    {"members", "", "text: list each incident's members under it"},
+    {"follow", "",
+     "guard a live job: tail the files, print each new incident at or above --fail-on as it "
+     "appears and exit 1 (docs/check.md#guard-a-live-job)"},
+    {"poll", "MS",
+     "with --follow: poll with stat() every MS ms (default 500) instead of inotify; network "
+     "filesystems are polled anyway",
+     true},
+    {"exec", "CMD",
+     "with --follow: run CMD through /bin/sh -c once per new incident at or above --fail-on, "
+     "with RUNTOP_STEP, RUNTOP_RUN, RUNTOP_RANK, RUNTOP_TAG, RUNTOP_RULE, RUNTOP_SEVERITY and "
+     "RUNTOP_MESSAGE in its environment"},
+    {"keep-going", "", "with --follow: do not exit on an incident, go on watching"},
     {"filter", "RE", "only tags matching the regex (RE2, case-insensitive)"},
     kRanksOption,
     kRanksPerNodeOption,
@@ -36,74 +53,6 @@ const std::vector<OptionSpec> kCheckOptions = {
 };
 
 namespace {
-
-void print_text(const AnomalyLog& log, std::string& out) {
-    static constexpr const char* kHeads[] = {"STEP", "RUN",      "RANK",  "TAG",
-                                             "RULE", "SEVERITY", "VALUE", "SOURCE"};
-    constexpr int kColumns = 8;
-    std::vector<std::array<std::string, kColumns>> rows;
-    for (const LogEntry& e : log.ordered()) {
-        const AnomalyRecord& r = log.records()[e.index];
-        rows.push_back({anomaly_steps_text(r), visible(r.run),
-                        r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
-                        r.tag.empty() ? std::string("-") : visible(r.tag), visible(r.rule),
-                        std::string(severity_name(e.severity)), format_value(r.value),
-                        std::string(anomaly_source_name(r.source))});
-    }
-    std::size_t width[kColumns];
-    for (int c = 0; c < kColumns; ++c) width[c] = std::string_view(kHeads[c]).size();
-    for (const auto& row : rows)
-        for (int c = 0; c < kColumns; ++c) width[c] = std::max(width[c], row[c].size());
-    auto line = [&](auto cell, std::string_view message) {
-        for (int c = 0; c < kColumns; ++c) {
-            std::string_view text = cell(c);
-            out += text;
-            out.append(width[c] - std::min(width[c], text.size()) + 2, ' ');
-        }
-        out += message;
-        out += '\n';
-    };
-    if (rows.empty()) return;
-    line([](int c) { return std::string_view(kHeads[c]); }, "MESSAGE");
-    std::size_t i = 0;
-    for (const LogEntry& e : log.ordered()) {
-        const auto& row = rows[i++];
-        line([&](int c) { return std::string_view(row[c]); },
-             visible(anomaly_message_text(log, e)));
-        flush_output(out, false);
-    }
-}
-
-void print_json(const AnomalyLog& log, std::string& out) {
-    // One anomaly a line, so the output also reads line by line.
-    JsonWriter w(out);
-    w.begin_object().key("anomalies").begin_array();
-    bool any = false;
-    for (const LogEntry& e : log.ordered()) {
-        const AnomalyRecord& r = log.records()[e.index];
-        any = true;
-        w.next_line().begin_object();
-        w.key("run").string(r.run);
-        w.key("rank");
-        r.rank == kNoRank ? w.null() : w.integer(r.rank);
-        w.key("tag").string(r.tag);
-        w.key("step").integer(r.step);
-        w.key("last_step").integer(r.last_step);
-        w.key("count").integer(r.count);
-        w.key("micro_step").integer(r.micro_step);
-        w.key("rule").string(r.rule);
-        w.key("severity").string(severity_name(e.severity));
-        w.key("value").number(r.value);
-        w.key("message").string(r.message);
-        w.key("source").string(anomaly_source_name(r.source));
-        w.key("also_runtop").boolean(e.also_runtop);
-        w.end_object();
-        flush_output(out, false);
-    }
-    if (any) w.newline();
-    w.end_array().end_object();
-    out += '\n';
-}
 
 std::string roots_text(const std::vector<RootSpec>& roots) {
     std::string out;
@@ -120,10 +69,9 @@ int cmd_check(const Args& args) {
                      visible(format).c_str());
         return kExitError;
     }
-    const std::string fail_on = args.get("fail-on", "warn");
-    if (fail_on != "warn" && fail_on != "alert") {
-        std::fprintf(stderr, "runtop check: --fail-on must be warn or alert, not '%s'\n",
-                     visible(fail_on).c_str());
+    const Result<FailOn> fail_on = parse_fail_on(args.get("fail-on", "warn"));
+    if (!fail_on) {
+        std::fprintf(stderr, "runtop check: %s\n", fail_on.error().message.c_str());
         return kExitError;
     }
     Result<Selection> selection = selection_from_args(args);
@@ -138,6 +86,30 @@ int cmd_check(const Args& args) {
     }
     for (const std::string& w : rules->rules.warnings)
         std::fprintf(stderr, "runtop: %s\n", visible(w).c_str());
+    for (const char* option : {"poll", "exec", "keep-going"}) {
+        if (args.has(option) && !args.has("follow")) {
+            std::fprintf(stderr, "runtop check: --%s only applies with --follow\n", option);
+            return kExitError;
+        }
+    }
+    if (args.has("follow")) {
+        if (format != "text") {
+            std::fprintf(stderr,
+                         "runtop check: --follow prints text lines; --format json "
+                         "reads a finished run\n");
+            return kExitError;
+        }
+        Result<WatchOptions> watch = watch_options_from_args(args);
+        if (!watch) {
+            std::fprintf(stderr, "runtop check: %s\n", watch.error().message.c_str());
+            return kExitError;
+        }
+        GuardOptions guard_options{.fail_on = *fail_on,
+                                   .exec = args.get("exec"),
+                                   .keep_going = args.has("keep-going"),
+                                   .watch = std::move(*watch)};
+        return guard(*selection, std::move(rules->rules), guard_options);
+    }
 
     // The rules see every selected point as it is read; nothing needs the points afterwards, so
     // check keeps no Store (and no memory budget applies). The other series are skipped at
@@ -150,33 +122,17 @@ int cmd_check(const Args& args) {
     analyzer.finish();
 
     const AnomalyLog& log = analyzer.log();
+    const IncidentReport report = find_incidents(log);
     std::string out;
     if (format == "json")
-        print_json(log, out);
+        print_check_json(log, report, out);
     else
-        print_text(log, out);
+        print_check_text(log, report, args.has("members"), out);
     flush_output(out, true);
 
-    std::size_t alerts = 0, imported = 0;
-    for (const LogEntry& e : log.ordered()) {
-        alerts += e.severity == Severity::kAlert;
-        imported += log.records()[e.index].source == AnomalySource::kMsProbe;
-    }
-    const std::size_t shown = log.ordered().size();
     const IngestTotals t = sources.totals();
-    std::string first;
-    if (shown > 0) {
-        const AnomalyRecord& r = log.records()[log.ordered().front().index];
-        first = fmt::format("; first: {}{}{} at step {} ({})", visible(r.run),
-                            r.rank == kNoRank ? std::string() : fmt::format(" rank {}", r.rank),
-                            r.tag.empty() ? std::string() : " " + visible(r.tag), r.step,
-                            visible(r.rule));
-    }
-    std::fprintf(stderr,
-                 "runtop: %zu anomal%s (%zu alert, %zu warn; %zu imported from msProbe, %zu of "
-                 "runtop's merged into them)%s; rules: %s; %s; %s\n",
-                 shown, shown == 1 ? "y" : "ies", alerts, shown - alerts, imported,
-                 log.merged_count(), first.c_str(), visible(rules->origin).c_str(),
+    std::fprintf(stderr, "runtop: %s; rules: %s; %s; %s\n", incidents_summary(log, report).c_str(),
+                 visible(rules->origin).c_str(),
                  read_text(analyzer.selected_series(), analyzer.selected_points(), t).c_str(),
                  problems_text(t, warnings).c_str());
     if (sources.readable_roots() < selection->roots.size()) return kExitError;
@@ -217,8 +173,11 @@ int cmd_check(const Args& args) {
                      static_cast<unsigned long long>(r.files), r.files == 1 ? "" : "s");
         return kExitError;
     }
-    const std::size_t failing = fail_on == "alert" ? alerts : shown;
-    return failing > 0 ? kExitFound : kExitOk;
+    const bool fails =
+        std::any_of(report.incidents.begin(), report.incidents.end(),
+                    [&](const Incident& inc) { return incident_fails(inc, *fail_on); }) ||
+        (*fail_on == FailOn::kMinor && !report.conditions.empty());
+    return fails ? kExitFound : kExitOk;
 }
 
 }  // namespace runtop

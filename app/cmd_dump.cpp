@@ -122,20 +122,13 @@ int cmd_dump(const Args& args) {
         return kExitError;
     }
     if (args.has("follow")) {
-        WatchOptions options;
-        if (args.has("poll")) {
-            options.mode = WatchMode::kPoll;
-            if (!args.get("poll").empty()) {
-                Result<long long> ms = parse_integer("poll", args.get("poll"), 10, 3'600'000);
-                if (!ms) {
-                    std::fprintf(stderr, "runtop dump: %s\n", ms.error().message.c_str());
-                    return kExitError;
-                }
-                options.poll_interval_ms = static_cast<int>(*ms);
-            }
+        Result<WatchOptions> options = watch_options_from_args(args);
+        if (!options) {
+            std::fprintf(stderr, "runtop dump: %s\n", options.error().message.c_str());
+            return kExitError;
         }
         RowWriter writer(dump_format);
-        return follow(selection->roots, filter, writer, std::move(options));
+        return follow(selection->roots, filter, writer, std::move(*options));
     }
 
     // Every selected point, whatever its size; each reader thread stores its files' series.

@@ -34,6 +34,17 @@ Result<int> ranks_per_node_from_args(const Args& args) {
     return static_cast<int>(*n);
 }
 
+Result<WatchOptions> watch_options_from_args(const Args& args) {
+    WatchOptions options;
+    if (!args.has("poll")) return options;
+    options.mode = WatchMode::kPoll;
+    if (args.get("poll").empty()) return options;
+    Result<long long> ms = parse_integer("poll", args.get("poll"), 10, 3'600'000);
+    if (!ms) return ms.error();
+    options.poll_interval_ms = static_cast<int>(*ms);
+    return options;
+}
+
 Result<Selection> selection_from_args(const Args& args) {
     Result<int> per_node = ranks_per_node_from_args(args);
     if (!per_node) return per_node.error();

@@ -26,6 +26,9 @@ struct Selection {
     int ranks_per_node = kDefaultRanksPerNode;  // --ranks-per-node: what `nN` means
 };
 Result<Selection> selection_from_args(const Args& args);
+
+// How --follow watches (dump, check): inotify, or --poll[=MS] (stat() every MS ms, default 500).
+Result<WatchOptions> watch_options_from_args(const Args& args);
 // --runs PATTERN[,PATTERN], shared by the commands that take --filter and --ranks.
 extern const OptionSpec kRunsOption;
 // --ranks SPEC and --ranks-per-node N (what a node `nN` in the spec holds), shared likewise.

@@ -47,9 +47,11 @@ int write_msprobe_scale(const std::string& dir, const ScaleShape& shape) {
     const double start = 1.7e9;
     const std::vector<std::string> ops = {"min", "max", "mean", "norm", "nans"};
     const std::vector<std::string> names = param_names(shape.params);
-    const int spike_rank = shape.ranks / 3;
+    const int spike_rank = !shape.spike            ? -1
+                           : shape.spike_rank >= 0 ? shape.spike_rank
+                                                   : shape.ranks / 3;
     const int spike_param = shape.params / 2;
-    const long long spike_step = shape.steps * 2 / 3;
+    const long long spike_step = shape.spike_step >= 0 ? shape.spike_step : shape.steps * 2 / 3;
 
     std::uint64_t bytes = 0;
     std::size_t files = 0;
@@ -97,9 +99,10 @@ int write_msprobe_scale(const std::string& dir, const ScaleShape& shape) {
     std::printf("runtop_benchgen: %zu msProbe CSV files, %" PRIu64 " bytes, %" PRIu64
                 " series, %" PRIu64
                 " points in %s; spike: rank %d, grad_unreduced/%s/norm, "
-                "step %lld\n",
+                "step %lld%s\n",
                 files, bytes, series, series * static_cast<std::uint64_t>(shape.steps), dir.c_str(),
-                spike_rank, names[static_cast<std::size_t>(spike_param)].c_str(), spike_step);
+                spike_rank, names[static_cast<std::size_t>(spike_param)].c_str(), spike_step,
+                shape.spike ? "" : " (not injected)");
     return 0;
 }
 

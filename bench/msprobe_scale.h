@@ -15,6 +15,10 @@ struct ScaleShape {
     int params = 400;
     long long steps = 100;
     long long per_file = 5;
+    // The injected spike: rank and step (-1: R/3 and two thirds of the steps); none when false.
+    bool spike = true;
+    int spike_rank = -1;
+    long long spike_step = -1;
 };
 
 // "256x400x100x5" (ranks x params x steps x steps a file); false when it does not parse.

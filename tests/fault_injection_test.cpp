@@ -118,7 +118,8 @@ class LiveRun {
           // Long tags make long lines: a pipe's worth of output in a few hundred points.
           busy_(writer.add_event_stream("busy", "root/busy", kNoRank,
                                         "busy/" + std::string(200, 'b') + "/")),
-          follower_(root, FollowerOptions{mode.flag, false, true, max_open_files}),
+          follower_(root,
+                    FollowerOptions{mode.flag, false, true, max_open_files, {"dump", "--follow"}}),
           tally_(writer.ledger()) {
         writer.set_hooks({[this] { sync("before destroying data"); }, [this] { hold(); },
                           [this] { release(); }, [this] { pump(); }});

@@ -28,14 +28,15 @@ int ms_until(Clock::time_point deadline) {
 }  // namespace
 
 Follower::Follower(const std::string& dir, const std::string& mode, bool as_nobody)
-    : Follower(dir, FollowerOptions{mode, as_nobody, false, 0}) {}
+    : Follower(dir, FollowerOptions{mode, as_nobody, false, 0, {"dump", "--follow"}}) {}
 
 Follower::Follower(const std::string& dir, FollowerOptions options) {
     int out[2], err[2] = {-1, -1};
     if (::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     if (!options.as_nobody && ::pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     // Everything the child needs is built before fork(): only async-signal-safe calls after.
-    std::vector<std::string> args = {runtop_binary(), "dump", "--follow"};
+    std::vector<std::string> args = {runtop_binary()};
+    args.insert(args.end(), options.command.begin(), options.command.end());
     if (options.jsonl) args.insert(args.end(), {"--format", "jsonl"});
     if (!options.mode.empty()) args.push_back(options.mode);
     args.push_back(dir);

@@ -1,5 +1,6 @@
-// `runtop dump --follow` in a child process, its output read as it arrives: the live tests
-// (follow_test.cpp, fault_injection_test.cpp) drive the real binary through it.
+// `runtop dump --follow` (or another following command) in a child process, its output read as it
+// arrives: the live tests (follow_test.cpp, fault_injection_test.cpp) drive the real binary through
+// it.
 #pragma once
 
 #include <sys/resource.h>
@@ -7,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace runtop::testing {
 
@@ -16,6 +18,8 @@ struct FollowerOptions {
     bool as_nobody = false;
     bool jsonl = false;         // --format jsonl
     rlim_t max_open_files = 0;  // RLIMIT_NOFILE of the child; 0: inherited
+    // The command and its options before `mode` and the directory (`check --follow --exec ...`).
+    std::vector<std::string> command = {"dump", "--follow"};
 };
 
 class Follower {

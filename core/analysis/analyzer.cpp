@@ -20,6 +20,8 @@ namespace {
 
 // Live: pending cross-rank steps per group before the oldest is judged with the ranks it has.
 constexpr std::size_t kMaxPendingSteps = 16;
+// CrossRankParams::min_ratio: the ranks' median must be this many (scaled) MADs away from 0.
+constexpr double kLevelMads = 1.5;
 // While the backfill reads what was on disk, files arrive one after another, a rank's whole
 // history before the next rank's, so no step can be judged until every rank is read: steps wait
 // for set_live() or finish(). This bounds what waits (values over every group, 16 bytes each
@@ -257,10 +259,7 @@ void Analyzer::add_series(SeriesId id, const SeriesKey& key, const SeriesSource&
                         tree_node_bytes<decltype(group_ids_)>() + key.run.size() + key.tag.size();
                 }
                 slot.state = it->second;
-                auto& ranks = groups_[slot.state].series_of_rank;
-                const std::size_t before = ranks.size();
-                ranks[key.rank] = id;
-                node_bytes_ += (ranks.size() - before) * tree_node_bytes<Group::RankMap>();
+                ++groups_[slot.state].members;  // one series per (run, tag, rank)
                 break;
             }
             case RuleType::kMsProbe:
@@ -302,7 +301,6 @@ std::uint64_t Analyzer::recount_bytes() const {
         n += tree_node_bytes<decltype(group_ids_)>() + std::get<1>(key).size() +
              std::get<2>(key).size();
     for (const Group& g : groups_) {
-        n += g.series_of_rank.size() * tree_node_bytes<Group::RankMap>();
         for (const auto& [step, values] : g.pending)
             n += tree_node_bytes<Group::PendingMap>() + values.capacity() * sizeof(RankValue);
     }
@@ -331,7 +329,8 @@ void Analyzer::add_slot(SeriesState& s, Slot slot) {
 }
 
 bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, std::string message,
-                    std::string_view rule_name, std::optional<Severity> severity) {
+                    std::string_view rule_name, std::optional<Severity> severity, double reference,
+                    bool first_point) {
     const RuleConfig& rule = rules_.rules[slot.rule];
     const SeriesKeyRef key = this->key(series_[id]);
     const Severity sev = severity.value_or(rule.severity);
@@ -346,6 +345,8 @@ bool Analyzer::fire(SeriesId id, Slot& slot, std::int64_t step, double value, st
         r.rule = rule_name.empty() ? rule.name : std::string(rule_name);
         r.severity = sev;
         r.value = value;
+        r.reference = reference;
+        r.from_first_point = first_point;
         r.message = std::move(message);
         if (series_[id].msprobe_series) fill_msprobe_fields(r);
         const std::size_t record = log_.fire(std::move(r));
@@ -396,6 +397,7 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
             if (slot.type == RuleType::kMsProbe) histories_[slot.state] = MsProbeHistory{};
     }
     const bool repeated = s.has_step && p.step == s.last_step;
+    const bool first_point = !s.has_step;
     s.last_step = p.step;
     s.has_step = true;
     run.furthest_step = std::max(run.furthest_step, p.step);
@@ -414,7 +416,8 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                                   : std::isinf(v)
                                       ? (v > 0 ? "value is +Inf" : "value is -Inf")
                                       : fmt::format("{} NaN elements in the tensor", value_text(v));
-                fire(id, slot, p.step, v, std::move(msg));
+                fire(id, slot, p.step, v, std::move(msg), {}, {},
+                     std::numeric_limits<double>::quiet_NaN(), first_point);
                 fired = true;
                 break;
             }
@@ -455,7 +458,8 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                     pass(slot);
                     break;
                 }
-                fire(id, slot, p.step, v, std::move(msg));
+                fire(id, slot, p.step, v, std::move(msg), {}, {},
+                     t.above && v > *t.above ? *t.above : t.below.value_or(0), first_point);
                 fired = true;
                 break;
             }
@@ -465,7 +469,9 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 const std::size_t steps = g.pending.size();
                 std::vector<RankValue>& at = g.pending[p.step];
                 const std::size_t held = at.capacity();
-                at.push_back({s.rank, v});
+                at.push_back({s.rank, v, id});
+                g.seen_positive |= v > 0;
+                g.seen_negative |= v < 0;
                 charge(static_cast<std::int64_t>((g.pending.size() - steps) *
                                                      tree_node_bytes<Group::PendingMap>() +
                                                  (at.capacity() - held) * sizeof(RankValue)));
@@ -474,7 +480,7 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                     while (pending_values_ > kMaxBackfillPendingValues) judge_oldest(g);
                     break;
                 }
-                if (at.size() >= g.series_of_rank.size()) {
+                if (at.size() >= g.members) {
                     pending_values_ -= at.size();
                     judge_group(g, p.step, at);
                     charge(-static_cast<std::int64_t>(tree_node_bytes<Group::PendingMap>() +
@@ -499,7 +505,8 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                     name, probe.msprobe_tag_name.empty() ? key.tag : probe.msprobe_tag_name, op(s),
                     p.step, python_float(f->value), python_float(f->history_mean));
                 slot.open = kNoEpisode;  // msProbe reports every step: no episodes
-                fire(id, slot, p.step, v, std::move(msg), name, msprobe_severity(name));
+                fire(id, slot, p.step, v, std::move(msg), name, msprobe_severity(name),
+                     f->history_mean);
                 slot.open = kNoEpisode;
                 fired = true;
                 break;
@@ -531,12 +538,12 @@ void Analyzer::report_spike(SeriesId id, Slot& slot, const SpikeFinding& f, Spik
                                                                  : "; the data ends before it "
                                                                    "could fall back");
     if (when == SpikeWhen::kNow) {
-        fire(id, slot, f.step, f.value, std::move(msg));
+        fire(id, slot, f.step, f.value, std::move(msg), {}, {}, f.median);
         return;
     }
     // Decided a point or more after it: a record of its own, at its own step.
     slot.open = kNoEpisode;
-    fire(id, slot, f.step, f.value, std::move(msg));
+    fire(id, slot, f.step, f.value, std::move(msg), {}, {}, f.median);
     pass(slot);
 }
 
@@ -738,23 +745,30 @@ void Analyzer::judge_group(Group& g, std::int64_t step, std::vector<RankValue>& 
                        cross_stats_);
     if (cross_stats_.finite < p.min_ranks) return;
     const CrossRankStats& st = cross_stats_;
+    // A ratio to the median means something only for a tag whose values keep one sign and
+    // whose ranks agree on a level clearly away from 0: around 0 (a gradient's mean) any rank
+    // is many times the median.
+    const bool level = g.seen_positive != g.seen_negative && st.median != 0 &&
+                       std::fabs(st.median) >= kLevelMads * st.mad_scaled;
     for (const RankValue& rv : values) {
-        auto it = g.series_of_rank.find(rv.rank);
-        if (it == g.series_of_rank.end()) continue;
-        const SeriesId id = it->second;
+        const SeriesId id = rv.series;
         Slot* slot = nullptr;
         for (Slot& candidate : slots(series_[id]))
             if (candidate.type == RuleType::kCrossRank && candidate.rule == g.rule)
                 slot = &candidate;
         if (!slot) continue;
-        if (!std::binary_search(st.outlier_ranks.begin(), st.outlier_ranks.end(), rv.rank)) {
+        const bool far = p.min_ratio <= 0 ||
+                         (level && std::fabs(rv.value) >= p.min_ratio * std::fabs(st.median));
+        if (!far ||
+            !std::binary_search(st.outlier_ranks.begin(), st.outlier_ranks.end(), rv.rank)) {
             if (std::isfinite(rv.value)) pass(*slot);
             continue;
         }
         fire(id, *slot, step, rv.value,
              fmt::format("rank {} at {} is off the median {} of {} ranks by {} (MAD {})", rv.rank,
                          value_text(rv.value), value_text(st.median), st.finite,
-                         value_text(std::fabs(rv.value - st.median)), value_text(st.mad)));
+                         value_text(std::fabs(rv.value - st.median)), value_text(st.mad)),
+             {}, {}, st.median);
     }
 }
 

@@ -159,7 +159,7 @@ class Analyzer {
     struct Compiled;  // a rule with its regexes and rank spec compiled
     static constexpr std::uint32_t kNoGroup = 0xffffffffu;
     static constexpr std::uint32_t kNoEpisode = 0xffffffffu;
-    static constexpr std::size_t kInlineSlots = 2;
+    static constexpr std::size_t kInlineSlots = 3;
     // One rule applied to one series: 12 bytes, a series has one per rule (millions of series).
     // What a rule keeps beyond the episode lives in a pool of its kind, found by `state`.
     struct Slot {
@@ -171,7 +171,7 @@ class Analyzer {
         // its history in histories_.
         std::uint32_t state = kNoGroup;
     };
-    struct SeriesState {  // what one point touches, together: 56 bytes
+    struct SeriesState {  // what one point touches, together: 64 bytes, a cache line
         std::int64_t last_step = 0;
         std::uint32_t run = 0;  // in runs_
         // Its key: the run above, this rank and this tag (in tags_). Not a SeriesKey: a key's
@@ -179,21 +179,23 @@ class Analyzer {
         std::int32_t rank = kNoRank;
         std::uint32_t tag = 0;
         // The rules applied to it: up to kInlineSlots inside the state itself (the defaults
-        // need two), so a point touches its series' state, not a separate allocation; with
-        // more, all of them in more_slots_[more].
+        // need three: nonfinite, spike, cross_rank), so a point touches its series' state, not a
+        // separate allocation; with more, all of them in more_slots_[more].
         std::uint32_t more = 0;
         std::array<Slot, kInlineSlots> inline_slots;
         std::uint8_t slot_count = 0;
-        bool known = false;
-        bool selected = false;        // by the selection (--filter, --ranks)
-        bool msprobe_series = false;  // its reader says its tag ends in an msProbe op
-        bool msprobe_nans = false;    // msProbe's `nans` op: a count of NaN elements
-        bool has_step = false;
-        bool alerted = false;  // it has an AlertState in alerts_ (it fired, or was acknowledged)
+        // Bits, so that three slots still fit in a cache line.
+        bool known : 1 = false;
+        bool selected : 1 = false;        // by the selection (--filter, --ranks)
+        bool msprobe_series : 1 = false;  // its reader says its tag ends in an msProbe op
+        bool msprobe_nans : 1 = false;    // msProbe's `nans` op: a count of NaN elements
+        bool has_step : 1 = false;
+        bool alerted : 1 =
+            false;  // it has an AlertState in alerts_ (it fired, or was acknowledged)
     };
     // Millions of series: what they cost is checked here (docs/design.md, memory).
     static_assert(sizeof(Slot) == 12);
-    static_assert(sizeof(SeriesState) <= 56);
+    static_assert(sizeof(SeriesState) <= 64);
     std::span<Slot> slots(SeriesState& s) {
         return s.slot_count <= kInlineSlots ? std::span<Slot>(s.inline_slots.data(), s.slot_count)
                                             : std::span<Slot>(more_slots_[s.more]);
@@ -254,16 +256,26 @@ class Analyzer {
     void report_spike(SeriesId id, Slot& slot, const SpikeFinding& f, SpikeWhen when,
                       std::uint32_t envelope_members);
     struct Group {  // one (rule, run, tag) across ranks, for a cross-rank rule
-        using RankMap = std::map<int, SeriesId>;
         using PendingMap = std::map<std::int64_t, std::vector<RankValue>>;
         std::uint32_t rule = 0;
-        RankMap series_of_rank;
-        PendingMap pending;
+        std::uint32_t members = 0;  // its series, one per rank
+        // The signs of every value seen (CrossRankParams::min_ratio judges one-signed tags only).
+        bool seen_positive = false;
+        bool seen_negative = false;
+        PendingMap pending;         // values by step, each naming its series (RankValue::series)
     };
     // Records a firing of `slot`'s rule on series `id`; returns whether it began an episode.
+    // `reference`: what the value was judged against (AnomalyRecord::reference); `first_point`:
+    // the point is its series' first (a condition may begin there).
     bool fire(SeriesId id, Slot& slot, std::int64_t step, double value, std::string message,
-              std::string_view rule_name = {}, std::optional<Severity> severity = {});
-    void pass(Slot& slot) { slot.open = kNoEpisode; }
+              std::string_view rule_name = {}, std::optional<Severity> severity = {},
+              double reference = std::numeric_limits<double>::quiet_NaN(),
+              bool first_point = false);
+    // The rule passed a point: its open episode, if any, is over.
+    void pass(Slot& slot) {
+        if (slot.open != kNoEpisode) log_.at(slot.open).ended = true;
+        slot.open = kNoEpisode;
+    }
     // level_counts_ without `state`'s share (sign -1) or with it (+1).
     void count_state(const AlertState& state, int sign);
     void judge_group(Group& group, std::int64_t step, std::vector<RankValue>& values);

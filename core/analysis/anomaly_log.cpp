@@ -72,6 +72,7 @@ bool AnomalyLog::import(const ImportedAnomaly& a, SeriesId series) {
     r.rule = a.rule.empty() ? "msprobe" : a.rule;
     r.severity = msprobe_severity(a.rule);
     r.value = a.value;
+    r.reference = a.history_mean;
     r.message = a.message;
     r.source = AnomalySource::kMsProbe;
     const AnomalyTagName parts = parse_anomaly_tag_name(a.raw_tag);

@@ -52,6 +52,9 @@ struct AnomalyRecord {
     std::string rule;  // "nonfinite", "spike", ..., "AnomalyTurbulence"
     Severity severity = Severity::kAlert;
     double value = 0;  // the first value of the episode
+    // What the value was judged against (the spike's level, the ranks' median, msProbe's
+    // history mean, the bound); NaN when nothing (a NaN is off by its kind).
+    double reference = std::numeric_limits<double>::quiet_NaN();
     std::string message;
     AnomalySource source = AnomalySource::kRuntop;
     std::uint64_t sequence = 0;  // arrival order
@@ -62,6 +65,10 @@ struct AnomalyRecord {
     std::int64_t vpp_stage = 0;
     std::int64_t pp_stage = 0;
     std::int64_t call_id = -1;
+    // Conditions (core/analysis/incidents.h): the episode began at its series' first point, and
+    // whether a later point of the series passed the rule (the episode is over).
+    bool from_first_point = false;
+    bool ended = false;
 };
 
 // A record as the log shows it: where it is, and what ordering learned about it.

@@ -14,6 +14,7 @@
 // Cost O(n) per call (nth_element), n = ranks; the scratch overload allocates nothing once warm.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,7 @@ namespace runtop {
 struct RankValue {
     int rank = 0;
     double value = 0;
+    std::uint32_t series = 0;  // the caller's: which series the value came from
 };
 
 struct CrossRankOptions {

@@ -273,6 +273,7 @@ class Parser {
                 if (key == "k") return number(v, where, key, r.cross_rank.k, 0);
                 if (key == "rel_floor") return number(v, where, key, r.cross_rank.rel_floor, 0);
                 if (key == "abs_floor") return number(v, where, key, r.cross_rank.abs_floor, 0);
+                if (key == "min_ratio") return number(v, where, key, r.cross_rank.min_ratio, 0);
                 if (key == "min_ranks")
                     return integer(v, where, key, r.cross_rank.min_ranks, 3, 1 << 20);
                 break;
@@ -326,6 +327,12 @@ RuleSet default_rules() {
     RuleConfig spike = make_rule(RuleType::kSpike, Severity::kWarn);
     spike.scope.exclude_tags = std::string(default_spike_exclusions());
     set.rules.push_back(std::move(spike));
+    // A rank far above its peers at the same step is wrong whatever the series' history: no
+    // warm-up. Conservative, as it is on by default: ten times the median and beyond 5 MADs.
+    RuleConfig cross_rank = make_rule(RuleType::kCrossRank, Severity::kWarn);
+    cross_rank.scope.exclude_tags = std::string(default_spike_exclusions());
+    cross_rank.cross_rank.min_ratio = 10;
+    set.rules.push_back(std::move(cross_rank));
     set.rules.push_back(make_rule(RuleType::kStall, Severity::kWarn));
     return set;
 }

@@ -69,6 +69,12 @@ struct CrossRankParams {
     double rel_floor = 0.05;
     double abs_floor = 0.0;
     int min_ranks = 4;  // ranks with a value at the step before it is judged
+    // When > 0, an outlier must also be at least this many times the median in magnitude, on
+    // a tag whose values all keep one sign and whose ranks' median is 1.5 (scaled) MADs or more
+    // away from 0: only a rank that explodes above its peers, never one of many values around
+    // 0 (a gradient's mean). The built-in rule's 10 keeps
+    // the ordinary spread of ranks (batches, shards, experts) quiet from the first step.
+    double min_ratio = 0;
 };
 
 struct MsProbeParams {
@@ -94,7 +100,8 @@ struct RuleSet {
 };
 
 // The built-in rules, on unless a rules file turns them off: NaN/Inf on any series, robust
-// spikes on sign-definite series that are not schedules or clocks, and stalled runs.
+// spikes on sign-definite series that are not schedules or clocks, a rank ten times its peers'
+// median (cross_rank, judged from the first step; same exclusions as spikes), and stalled runs.
 RuleSet default_rules();
 
 // Tags the default spike rule leaves alone: schedules (lr, loss scale, momentum, warmup),
