@@ -1,7 +1,7 @@
 // The options that choose how two runs are compared (issue 6), shared by the dashboard,
-// `snapshot` and `diff`: --tolerance X (relative, finite, >= 0; default 1e-6),
-// --align step|wall and --by rank|mean. Each command lists the specs in its option table and
-// reads them back with compare_options_from_args().
+// `snapshot` and `diff`: --tolerance X (relative, finite, >= 0 and below 2, the most a relative
+// difference can be; default 1e-6), --align step|wall and --by rank|mean. Each command lists
+// the specs in its option table and reads them back with compare_options_from_args().
 #pragma once
 
 #include <array>
@@ -33,6 +33,8 @@ inline constexpr std::array<OptionSpec, 3> kCompareOptionSpecs = {kToleranceOpti
 Result<CompareOptions> compare_options_from_args(const Args& args);
 
 // The pieces, for callers that hold the text elsewhere (a config file, a key binding).
+// A tolerance that can never fire on numbers (kMaxRelativeDifference or more) is an error that
+// says so.
 Result<double> parse_tolerance(std::string_view text);
 Result<CompareAlign> parse_compare_align(std::string_view text);
 Result<CompareRanks> parse_compare_ranks(std::string_view text);

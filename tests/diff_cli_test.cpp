@@ -421,6 +421,10 @@ TEST(Diff, UsageErrorsAreOneLineAndExitTwo) {
         {{"diff", "--tolerance=abc", a, a}, "'abc'"},
         {{"diff", "--align", "time", a, a}, "--align needs step or wall, not 'time'"},
         {{"diff", "--by", "node", a, a}, "--by needs rank or mean, not 'node'"},
+        {{"diff", "--tolerance", "2", a, a},
+         "--tolerance 2 can never fire: a relative difference |b - a| / max(|a|, |b|) is at "
+         "most 2 (values of opposite sign), so only NaN/Inf would be reported"},
+        {{"diff", "--tolerance=5", a, a}, "--tolerance 5 can never fire"},
         {{"diff", "--filter", "(", a, a}, "("},
         {{"diff", "--ranks", "x", a, a}, "x"},
         {{"diff", a}, "needs two roots"},

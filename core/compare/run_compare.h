@@ -88,6 +88,10 @@ bool values_diverge(double a, double b, double tolerance);
 // |b - a| / max(|a|, |b|): 0 when equal (both 0, both NaN, the same infinity), inf when they
 // differ in kind (see values_diverge).
 double relative_difference(double a, double b);
+// What relative_difference can be for two finite values: |b - a| <= |a| + |b| <= 2 max(|a|, |b|),
+// reached by values of opposite sign and equal magnitude (a value against 0 is 1). A tolerance
+// at or above it can never fire on numbers: only NaN and infinities would be reported.
+inline constexpr double kMaxRelativeDifference = 2;
 
 // One series against another (options.ranks is not used). With kRelativeWall each series'
 // start is its own first point's wall time.
