@@ -52,6 +52,16 @@ struct CompareOptions {
     double tolerance = 1e-6;  // relative: |b - a| > tolerance * max(|a|, |b|) diverges
     CompareAlign align = CompareAlign::kStep;
     CompareRanks ranks = CompareRanks::kPerRank;
+    // TensorBoard's smoothing weight in [0, 1) (0: raw values). Above 0 every series of both
+    // runs is smoothed before its points are paired: core/analysis/smoothing.h's debiased EMA,
+    // one smoother per series (per rank, also under kMean, whose mean is then the mean of the
+    // smoothed ranks), fed every point the walk passes in step order, compared or not. A point's
+    // value is the smoothing over the points up to it, so a comparison never depends on later
+    // points (TensorBoard's whole-curve smoothing gives the same doubles, except on a series'
+    // flat start, which it smooths to round-off and this leaves as is). It starts where the
+    // walk starts: folded points are no more smoothed than compared. Every value of a
+    // SeriesComparison (the sides' newest values too) is then a smoothed one.
+    double smoothing = 0;
     bool operator==(const CompareOptions&) const = default;
 };
 
