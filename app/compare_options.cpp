@@ -35,6 +35,17 @@ Result<double> parse_tolerance(std::string_view text) {
     return *v;
 }
 
+Result<double> parse_smoothing(std::string_view text) {
+    const std::optional<double> v = finite_number(text);
+    // 1 is TensorBoard's limit too, but it smooths every non-constant series to 0.
+    if (!v || *v < 0 || *v >= 1)
+        return Error{
+            "--smooth needs TensorBoard's smoothing weight, >= 0 and < 1 (e.g. 0.9; 0: "
+            "raw values), not '" +
+            std::string(text) + "'"};
+    return *v;
+}
+
 Result<CompareAlign> parse_compare_align(std::string_view text) {
     // The words of compare_align_name() / compare_ranks_name().
     if (text == "step") return CompareAlign::kStep;
@@ -59,6 +70,11 @@ Result<CompareOptions> compare_options_from_args(const Args& args) {
         Result<CompareAlign> align = parse_compare_align(args.get(kAlignOption.name));
         if (!align) return align.error();
         options.align = *align;
+    }
+    if (args.has(kSmoothOption.name)) {
+        Result<double> smoothing = parse_smoothing(args.get(kSmoothOption.name));
+        if (!smoothing) return smoothing.error();
+        options.smoothing = *smoothing;
     }
     if (args.has(kByOption.name)) {
         Result<CompareRanks> ranks = parse_compare_ranks(args.get(kByOption.name));

@@ -1,6 +1,7 @@
 // A run comparison with smoothing (CompareOptions::smoothing, `runtop diff --smooth W`): two runs
 // of one trend with independent noise diverge at step 0 raw but follow each other smoothed, and
-// a real departure is still found, at the step TensorBoard's smoothed curves part at.
+// a real departure is still found, at the step TensorBoard's smoothed curves part at; and the
+// weights --smooth takes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/compare_options.h"
 #include "core/analysis/smoothing.h"
 #include "core/compare/run_compare.h"
 #include "core/store/store.h"
@@ -169,6 +171,18 @@ TEST(SmoothedCompareNaN, ANaNStillDivergesAtItsStep) {
     ASSERT_TRUE(c.first_divergence);
     EXPECT_EQ(*c.first_divergence, 120);
     EXPECT_EQ(c.max_relative_difference, std::numeric_limits<double>::infinity());
+}
+
+TEST(SmoothingOption, TensorBoardsWeightFromZeroToBelowOne) {
+    EXPECT_EQ(*parse_smoothing("0"), 0);
+    EXPECT_EQ(*parse_smoothing("0.9"), 0.9);
+    EXPECT_EQ(*parse_smoothing("0.999"), 0.999);
+    for (const char* text : {"1", "-0.1", "nan", "inf", "", "0.9x"}) {
+        const Result<double> w = parse_smoothing(text);
+        ASSERT_FALSE(w) << text;
+        EXPECT_NE(w.error().message.find("--smooth needs"), std::string::npos);
+        EXPECT_NE(w.error().message.find("'" + std::string(text) + "'"), std::string::npos);
+    }
 }
 
 }  // namespace
