@@ -205,11 +205,14 @@ std::string text_summary(const DiffReport& r) {
     if (diverging == 0) {
         out = fmt::format("no divergence: {} ({}) agree within {}", plural(tags, "tag", "tags"),
                           plural(series, "series", "series"), text_value(r.options.tolerance, 6));
+        // A gate's log often keeps only this line: it says what was compared.
         if (r.options.smoothing > 0)
             out += fmt::format(" smoothed at {}", text_value(r.options.smoothing, 6));
     } else {
         out = fmt::format("{} of {} diverge ({} of {} series)", diverging,
                           plural(tags, "tag", "tags"), r.diverging_series(), series);
+        if (r.options.smoothing > 0)
+            out += fmt::format(" smoothed at {}", text_value(r.options.smoothing, 6));
         if (first) {
             out += fmt::format(", first at step {} in {}", *first->head.first_divergence,
                                visible(first->tag));

@@ -281,6 +281,14 @@ TEST_F(Smoothed, OtherSeedsFollowTheBaseWithinFivePercentAndADepartureIsCaught) 
     EXPECT_NEAR(t["last_b"].get<double>(), sb.back(), 1e-8 * sb.back());
     EXPECT_GT(std::fabs(t["last_b"].get<double>() - departs_.back()), 1e-6);
 
+    auto departed = run_runtop({"diff", "--tolerance", "0.05", "--smooth", "0.9", base, departs});
+    EXPECT_EQ(departed.exit_code, 1);
+    EXPECT_EQ(split_lines(departed.out).back(),
+              "1 of 1 tag diverge (1 of 1 series) smoothed at 0.9, first at step " +
+                  std::to_string(*expected) +
+                  " in train/loss; only in A: 0 tags, only in B: 0 tags; config: 0 "
+                  "changes");
+
     auto csv = run_runtop(
         {"diff", "--format", "csv", "--tolerance", "0.05", "--smooth", "0.9", base, departs});
     EXPECT_EQ(csv.exit_code, 1);
