@@ -4,6 +4,9 @@
 // cannot be read, or (unless
 // --allow-unreadable) a data file or directory below a root that cannot.
 //
+// --smooth W smooths both runs with TensorBoard's EMA before comparing (CompareOptions::
+// smoothing), so that runs of other seeds can be held to a trend: "within 5% at W = 0.9".
+//
 // Pairing: each root normally holds one run, and the two are compared whatever their names.
 // When a root holds several runs (sub-directories with data), runs are paired by their path
 // below the root (A's `seed1/` with B's `seed1/`); runs without a partner are reported.
@@ -35,6 +38,7 @@ namespace runtop {
 const std::vector<OptionSpec> kDiffOptions = {
     {"format", "text|csv|json", "output format (default text)"},
     kToleranceOption,
+    kSmoothOption,
     kAlignOption,
     kByOption,
     {"filter", "RE",

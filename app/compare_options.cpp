@@ -1,20 +1,49 @@
 #include "app/compare_options.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace runtop {
+namespace {
 
-Result<double> parse_tolerance(std::string_view text) {
+// The whole text as a finite double; "-0" is 0. (from_chars also takes "nan" and "inf".)
+std::optional<double> finite_number(std::string_view text) {
     double v = 0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, v);
-    // from_chars accepts "nan" and "inf": a tolerance must be a finite, non-negative number.
-    if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0)
+    if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
+    return v == 0 ? 0.0 : v;
+}
+
+}  // namespace
+
+Result<double> parse_tolerance(std::string_view text) {
+    const std::optional<double> v = finite_number(text);
+    if (!v || *v < 0)
         return Error{"--tolerance needs a finite relative tolerance >= 0 (e.g. 1e-6), not '" +
                      std::string(text) + "'"};
-    return v == 0 ? 0.0 : v;  // "-0" is 0
+    // Accepted, such a gate would pass any two runs whose values are numbers.
+    if (*v >= kMaxRelativeDifference)
+        return Error{"--tolerance " + std::string(text) +
+                     " can never fire: a relative difference |b - a| / max(|a|, |b|) is at most " +
+                     fmt::format("{:g}", kMaxRelativeDifference) +
+                     " (values of opposite sign), so only NaN/Inf would be reported"};
+    return *v;
+}
+
+Result<double> parse_smoothing(std::string_view text) {
+    const std::optional<double> v = finite_number(text);
+    // 1 is TensorBoard's limit too, but it smooths every non-constant series to 0.
+    if (!v || *v < 0 || *v >= 1)
+        return Error{
+            "--smooth needs TensorBoard's smoothing weight, >= 0 and < 1 (e.g. 0.9; 0: "
+            "raw values), not '" +
+            std::string(text) + "'"};
+    return *v;
 }
 
 Result<CompareAlign> parse_compare_align(std::string_view text) {
@@ -41,6 +70,11 @@ Result<CompareOptions> compare_options_from_args(const Args& args) {
         Result<CompareAlign> align = parse_compare_align(args.get(kAlignOption.name));
         if (!align) return align.error();
         options.align = *align;
+    }
+    if (args.has(kSmoothOption.name)) {
+        Result<double> smoothing = parse_smoothing(args.get(kSmoothOption.name));
+        if (!smoothing) return smoothing.error();
+        options.smoothing = *smoothing;
     }
     if (args.has(kByOption.name)) {
         Result<CompareRanks> ranks = parse_compare_ranks(args.get(kByOption.name));

@@ -205,9 +205,14 @@ std::string text_summary(const DiffReport& r) {
     if (diverging == 0) {
         out = fmt::format("no divergence: {} ({}) agree within {}", plural(tags, "tag", "tags"),
                           plural(series, "series", "series"), text_value(r.options.tolerance, 6));
+        // A gate's log often keeps only this line: it says what was compared.
+        if (r.options.smoothing > 0)
+            out += fmt::format(" smoothed at {}", text_value(r.options.smoothing, 6));
     } else {
         out = fmt::format("{} of {} diverge ({} of {} series)", diverging,
                           plural(tags, "tag", "tags"), r.diverging_series(), series);
+        if (r.options.smoothing > 0)
+            out += fmt::format(" smoothed at {}", text_value(r.options.smoothing, 6));
         if (first) {
             out += fmt::format(", first at step {} in {}", *first->head.first_divergence,
                                visible(first->tag));
@@ -231,13 +236,15 @@ std::string text_summary(const DiffReport& r) {
 
 constexpr std::string_view kCsvHeader =
     "kind,run_a,run_b,tag,rank,common_steps,last_a,last_b,last_common_step,delta,ratio,"
-    "first_divergence,first_divergence_time,max_relative_difference,key,value_a,value_b\n";
+    "first_divergence,first_divergence_time,max_relative_difference,key,value_a,value_b,"
+    "smoothing\n";
 
 struct CsvRow {
     std::string kind, run_a, run_b, tag, rank;
     std::string common_steps, last_a, last_b, last_common_step, delta, ratio, first_divergence,
         first_divergence_time, max_relative_difference;
     std::string key, value_a, value_b;
+    std::string smoothing;  // the weight the series row's values were smoothed with (0: raw)
 };
 
 CsvRow csv_row_of(std::string kind, std::string run_a, std::string run_b, std::string tag = {},
@@ -284,7 +291,8 @@ void csv_row(const CsvRow& r, std::string& out) {
                                   &r.max_relative_difference,
                                   &r.key,
                                   &r.value_a,
-                                  &r.value_b};
+                                  &r.value_b,
+                                  &r.smoothing};
     bool first = true;
     for (const std::string* cell : cells) {
         if (!first) out += ',';
@@ -439,8 +447,11 @@ void print_diff_text(const DiffReport& r, std::string& out) {
     };
     root_line('A', r.name_a, r.path_a);
     root_line('B', r.name_b, r.path_b);
-    out += fmt::format("tolerance {}, align {}, by {}\n", text_value(r.options.tolerance, 6),
+    out += fmt::format("tolerance {}, align {}, by {}", text_value(r.options.tolerance, 6),
                        compare_align_name(r.options.align), compare_ranks_name(r.options.ranks));
+    if (r.options.smoothing > 0)
+        out += fmt::format(", smooth {} (TensorBoard's EMA)", text_value(r.options.smoothing, 6));
+    out += '\n';
     const bool headers = pair_header_needed(r);
     const bool mean = r.options.ranks == CompareRanks::kMean;
     for (const DiffPair& p : r.pairs) {
@@ -479,6 +490,7 @@ void print_diff_csv(const DiffReport& r, std::string& out) {
             if (s.first_divergence_time)
                 row.first_divergence_time = csv_value(*s.first_divergence_time);
             row.max_relative_difference = csv_value(s.max_relative_difference);
+            row.smoothing = csv_value(r.options.smoothing);
             csv_row(row, out);
         }
         for (const auto& [kind, only] :
@@ -511,6 +523,7 @@ void print_diff_json(const DiffReport& r, std::string& out) {
     w.key("tolerance").number_shortest(r.options.tolerance);
     w.key("align").string(compare_align_name(r.options.align));
     w.key("by").string(compare_ranks_name(r.options.ranks));
+    w.key("smoothing").number_shortest(r.options.smoothing);
     w.end_object();
     json_tags(w.key("tags"), r);
     json_only(w.key("only_a"), r, true);

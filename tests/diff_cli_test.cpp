@@ -2,7 +2,8 @@
 // runtop's own event writer. A run against itself, two runs of one seed that part at a known
 // step, disjoint tags, different step grids, a restarted run, configuration differences (text
 // summary, hparams.yaml, deepspeed_config.csv), rank means, wall-time alignment, several runs
-// per root, usage errors and missing paths; and a sample run against itself.
+// per root, smoothing (--smooth), usage errors and missing paths; and a sample run against
+// itself.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/smoothing.h"
 #include "core/compare/run_compare.h"
 #include "tests/test_support.h"
 #include "writers/event_writer.h"
@@ -162,7 +164,7 @@ TEST_F(SameSeed, TheFirstDivergenceIsStepKOnTheRankThatPartsFirst) {
     EXPECT_EQ(rows[0],
               "kind,run_a,run_b,tag,rank,common_steps,last_a,last_b,last_common_step,delta,ratio,"
               "first_divergence,first_divergence_time,max_relative_difference,key,value_a,"
-              "value_b");
+              "value_b,smoothing");
     EXPECT_TRUE(rows[1].starts_with("series,base,new,train/loss,0,100,")) << rows[1];
     // ...,first_divergence,first_divergence_time (empty: aligned by step),...
     EXPECT_NE(rows[1].find("," + std::to_string(kDivergence + 3) + ",,"), std::string::npos)
@@ -170,7 +172,7 @@ TEST_F(SameSeed, TheFirstDivergenceIsStepKOnTheRankThatPartsFirst) {
     EXPECT_TRUE(rows[2].starts_with("series,base,new,train/loss,1,100,")) << rows[2];
     EXPECT_NE(rows[2].find("," + k + ",,"), std::string::npos) << rows[2];
     EXPECT_TRUE(rows[3].starts_with("series,base,new,train/lr,0,100,")) << rows[3];
-    EXPECT_NE(rows[3].find(",99,0,1,,,0,,,"), std::string::npos) << rows[3];
+    EXPECT_NE(rows[3].find(",99,0,1,,,0,,,,0"), std::string::npos) << rows[3];
 
     auto js = run_runtop(
         {"diff", "--format", "json", "base=" + (dir_ / "base"), "new=" + (dir_ / "new")});
@@ -178,7 +180,8 @@ TEST_F(SameSeed, TheFirstDivergenceIsStepKOnTheRankThatPartsFirst) {
     const json j = json::parse(js.out);
     EXPECT_EQ(j["run_a"], "base");
     EXPECT_EQ(j["run_b"], "new");
-    EXPECT_EQ(j["options"], json::parse(R"({"tolerance":1e-06,"align":"step","by":"rank"})"));
+    EXPECT_EQ(j["options"],
+              json::parse(R"({"tolerance":1e-06,"align":"step","by":"rank","smoothing":0})"));
     EXPECT_EQ(j["diverging"], 1);
     EXPECT_EQ(j["diverging_series"], 2);
     const json& loss = j["tags"][0];
@@ -201,6 +204,100 @@ TEST_F(SameSeed, ALooseToleranceAndAFilterSeeNoDivergence) {
         run_runtop({"diff", "--format", "json", "--ranks", "0", dir_ / "base", dir_ / "new"});
     EXPECT_EQ(rank0.exit_code, 1);
     EXPECT_EQ(json::parse(rank0.out)["tags"][0]["first_divergence"], kDivergence + 3);
+}
+
+// --smooth W: runs of two seeds around one trend differ from step 0 on, raw; smoothed with
+// TensorBoard's weight 0.9 they stay within 5% (exit 0), and a run that departs from the trend
+// is caught (exit 1) at the step where the smoothed curves part, computed here with the batch
+// smoothing over the values as stored (float32, as the event files hold them).
+class Smoothed : public ::testing::Test {
+  protected:
+    static constexpr int kSmoothSteps = 300;
+    static constexpr int kDeparts = 180;
+
+    // The trend with ~2% noise of `seed`; 15% higher from `departs` on.
+    static std::vector<double> run_values(std::uint64_t seed, int departs) {
+        testing::FixtureNoise noise(seed);
+        std::vector<double> v;
+        for (int s = 0; s < kSmoothSteps; ++s) {
+            const double trend = 0.6 + 2.5 * std::exp(-s / 100.0);
+            v.push_back(
+                static_cast<float>(trend * (1 + 0.035 * noise()) * (s >= departs ? 1.15 : 1.0)));
+        }
+        return v;
+    }
+    static void write(const std::string& dir, const std::vector<double>& v) {
+        std::vector<Scalar> scalars;
+        for (int s = 0; s < kSmoothSteps; ++s)
+            scalars.push_back({"train/loss", s, 1.7e9 + s, v[s]});
+        write_events(dir, "events.out.tfevents.1700000000.h.1.0", scalars);
+    }
+    void SetUp() override {
+        write(dir_ / "base", base_);
+        write(dir_ / "seed2", seed2_);
+        write(dir_ / "departs", departs_);
+    }
+    TempDir dir_;
+    const std::vector<double> base_ = run_values(11, kSmoothSteps);
+    const std::vector<double> seed2_ = run_values(12, kSmoothSteps);
+    const std::vector<double> departs_ = run_values(12, kDeparts);
+};
+
+TEST_F(Smoothed, OtherSeedsFollowTheBaseWithinFivePercentAndADepartureIsCaught) {
+    const std::string base = dir_ / "base", seed2 = dir_ / "seed2", departs = dir_ / "departs";
+    auto raw = run_runtop({"diff", "--format", "json", base, seed2});
+    EXPECT_EQ(raw.exit_code, 1) << raw.out << raw.err;
+    EXPECT_EQ(json::parse(raw.out)["tags"][0]["first_divergence"], 0);
+    EXPECT_EQ(run_runtop({"diff", "--tolerance", "0.05", base, seed2}).exit_code, 1);
+
+    auto text = run_runtop({"diff", "--tolerance", "0.05", "--smooth", "0.9", base, seed2});
+    EXPECT_EQ(text.exit_code, 0) << text.out << text.err;
+    const std::vector<std::string> lines = split_lines(text.out);
+    ASSERT_GE(lines.size(), 3u) << text.out;
+    EXPECT_EQ(lines[2], "tolerance 0.05, align step, by rank, smooth 0.9 (TensorBoard's EMA)");
+    EXPECT_EQ(lines.back(),
+              "no divergence: 1 tag (1 series) agree within 0.05 smoothed at 0.9; only in A: 0 "
+              "tags, only in B: 0 tags; config: 0 changes");
+
+    // The departure, at the first step TensorBoard's curves are more than 5% apart.
+    std::vector<double> sa(base_.size()), sb(departs_.size());
+    classic_smooth(base_, 0.9, sa);
+    classic_smooth(departs_, 0.9, sb);
+    std::optional<int> expected;
+    for (int s = 0; s < kSmoothSteps && !expected; ++s)
+        if (values_diverge(sa[s], sb[s], 0.05)) expected = s;
+    ASSERT_TRUE(expected);
+    EXPECT_GE(*expected, kDeparts);
+    EXPECT_LT(*expected, kDeparts + 20);
+    auto js = run_runtop(
+        {"diff", "--format", "json", "--tolerance", "0.05", "--smooth", "0.9", base, departs});
+    EXPECT_EQ(js.exit_code, 1) << js.out << js.err;
+    const json j = json::parse(js.out);
+    EXPECT_EQ(j["options"]["smoothing"], 0.9);
+    const json& t = j["tags"][0];
+    EXPECT_EQ(t["first_divergence"], *expected);
+    // The values reported are the smoothed ones (json numbers are %.9g).
+    EXPECT_NEAR(t["last_a"].get<double>(), sa.back(), 1e-8 * sa.back());
+    EXPECT_NEAR(t["last_b"].get<double>(), sb.back(), 1e-8 * sb.back());
+    EXPECT_GT(std::fabs(t["last_b"].get<double>() - departs_.back()), 1e-6);
+
+    auto departed = run_runtop({"diff", "--tolerance", "0.05", "--smooth", "0.9", base, departs});
+    EXPECT_EQ(departed.exit_code, 1);
+    EXPECT_EQ(split_lines(departed.out).back(),
+              "1 of 1 tag diverge (1 of 1 series) smoothed at 0.9, first at step " +
+                  std::to_string(*expected) +
+                  " in train/loss; only in A: 0 tags, only in B: 0 tags; config: 0 "
+                  "changes");
+
+    auto csv = run_runtop(
+        {"diff", "--format", "csv", "--tolerance", "0.05", "--smooth", "0.9", base, departs});
+    EXPECT_EQ(csv.exit_code, 1);
+    const std::vector<std::string> rows = split_lines(csv.out);
+    ASSERT_EQ(rows.size(), 2u) << csv.out;
+    EXPECT_TRUE(rows[0].ends_with(",smoothing")) << rows[0];
+    // ...,first_divergence,first_divergence_time (empty: aligned by step),...
+    EXPECT_NE(rows[1].find("," + std::to_string(*expected) + ",,"), std::string::npos) << rows[1];
+    EXPECT_TRUE(rows[1].ends_with(",0.9")) << rows[1];
 }
 
 TEST(Diff, DisjointTagsAreListedApartAndDoNotDiverge) {
@@ -300,9 +397,9 @@ TEST(Diff, ConfigurationChangesFromTextSummariesHparamsAndDeepSpeed) {
     const std::vector<std::string> rows =
         split_lines(run_runtop({"diff", "--format", "csv", dir / "a", dir / "b"}).out);
     ASSERT_EQ(rows.size(), 7u);
-    EXPECT_EQ(rows[2], "config_changed,a,b,,,,,,,,,,,,config/lr,0.1,0.2");
-    EXPECT_EQ(rows[3], "config_added,a,b,,,,,,,,,,,,gradient_clipping,,1.0");
-    EXPECT_EQ(rows[4], "config_removed,a,b,,,,,,,,,,,,hparams/dropout,0.1,");
+    EXPECT_EQ(rows[2], "config_changed,a,b,,,,,,,,,,,,config/lr,0.1,0.2,");
+    EXPECT_EQ(rows[3], "config_added,a,b,,,,,,,,,,,,gradient_clipping,,1.0,");
+    EXPECT_EQ(rows[4], "config_removed,a,b,,,,,,,,,,,,hparams/dropout,0.1,,");
 }
 
 // A value that texts without a rank give against the ranks' is its own entry: "unranked" in
@@ -329,7 +426,7 @@ TEST(Diff, UnrankedConfigurationEntriesAreNamedInEveryFormat) {
     const std::vector<std::string> rows =
         split_lines(run_runtop({"diff", "--format", "csv", dir / "a", dir / "b"}).out);
     ASSERT_GE(rows.size(), 3u);
-    EXPECT_EQ(rows.back(), "config_removed,a,b,,unranked,,,,,,,,,,notes,y,") << rows.back();
+    EXPECT_EQ(rows.back(), "config_removed,a,b,,unranked,,,,,,,,,,notes,y,,") << rows.back();
 }
 
 TEST(Diff, RankMeansCanAgreeWhereRanksDoNot) {
@@ -421,6 +518,12 @@ TEST(Diff, UsageErrorsAreOneLineAndExitTwo) {
         {{"diff", "--tolerance=abc", a, a}, "'abc'"},
         {{"diff", "--align", "time", a, a}, "--align needs step or wall, not 'time'"},
         {{"diff", "--by", "node", a, a}, "--by needs rank or mean, not 'node'"},
+        {{"diff", "--tolerance", "2", a, a},
+         "--tolerance 2 can never fire: a relative difference |b - a| / max(|a|, |b|) is at "
+         "most 2 (values of opposite sign), so only NaN/Inf would be reported"},
+        {{"diff", "--tolerance=5", a, a}, "--tolerance 5 can never fire"},
+        {{"diff", "--smooth", "1", a, a}, "--smooth needs"},
+        {{"diff", "--smooth", "-0.5", a, a}, "'-0.5'"},
         {{"diff", "--filter", "(", a, a}, "("},
         {{"diff", "--ranks", "x", a, a}, "x"},
         {{"diff", a}, "needs two roots"},
@@ -480,8 +583,8 @@ TEST(Diff, AnUnreadableFileFailsTheGateUnlessAllowed) {
 TEST(Diff, HelpListsTheCompareOptions) {
     auto r = run_runtop({"diff", "--help"});
     EXPECT_EQ(r.exit_code, 0);
-    for (const char* option : {"--format", "--tolerance X", "--align step|wall", "--by rank|mean",
-                               "--filter", "--ranks", "--memory"})
+    for (const char* option : {"--format", "--tolerance X", "--smooth W", "--align step|wall",
+                               "--by rank|mean", "--filter", "--ranks", "--memory"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
     EXPECT_NE(run_runtop({"--help"}).out.find("runtop diff [--format text|csv|json]"),
               std::string::npos);

@@ -13,7 +13,7 @@ const std::vector<LayerRule>& layer_rules() {
         {"core/json", {"core", "core/json"}},
         {"core/store", {"core", "core/store"}},
         {"core/analysis", {"core", "core/json", "core/store", "core/analysis"}},
-        {"core/compare", {"core", "core/store", "core/compare"}},
+        {"core/compare", {"core", "core/store", "core/analysis", "core/compare"}},
         {"core/config", {"core", "core/json", "core/store", "core/config"}},
         {"readers", {"core/**", "readers"}},
         {"writers", {"core/**", "readers", "writers"}},

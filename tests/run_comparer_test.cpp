@@ -1,7 +1,8 @@
 // The incremental RunComparer (core/compare/run_comparer.h) against compare_runs, and compare_runs
 // against a plain model of what the header says, on random runs: points appended in random
 // slices, with equal-step replacements, restarts, session starts, NaN and infinities, ranks
-// with their own step grids, and budgets small enough to fold, down to near the Store's floor.
+// with their own step grids, and budgets small enough to fold, down to near the Store's floor;
+// raw and smoothed (CompareOptions::smoothing: the model smooths each series on its own).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/smoothing.h"
 #include "core/compare/run_compare.h"
 #include "core/compare/run_comparer.h"
 #include "core/series_filter.h"
@@ -83,53 +85,79 @@ std::uint64_t folded_of(const Series& s) {
     return s.count() - s.retained();
 }
 
-// The points a side offers: a series' full-resolution points, or the rank mean at each step
-// after the last step any rank folded.
-std::vector<Point> side_points(const Side& side, bool mean) {
+// A series' full-resolution points after step `after` (all of them without), their values
+// smoothed when `smoothing` > 0: each point over the points kept up to it.
+std::vector<Point> kept_points(const Series& s, std::optional<std::int64_t> after,
+                               double smoothing) {
     std::vector<Point> out;
-    if (!mean) {
-        const Series& s = *side.series[0];
-        for (std::size_t i = 0; i < s.retained(); ++i) out.push_back(s.point(i));
-        return out;
+    EmaSmoother ema(smoothing);
+    for (std::size_t i = 0; i < s.retained(); ++i) {
+        Point p = s.point(i);
+        if (after && p.step <= *after) continue;
+        if (smoothing > 0) p.value = ema.push(p.value);
+        out.push_back(p);
     }
-    std::optional<std::int64_t> folded_until;
+    return out;
+}
+
+// The last step any rank of a mean side folded.
+std::optional<std::int64_t> folded_until(const Side& side) {
+    std::optional<std::int64_t> until;
     for (const Series* s : side.series)
         if (folded_of(*s) > 0)
-            folded_until =
-                std::max(folded_until.value_or(INT64_MIN), s->buckets().back().last_step);
+            until = std::max(until.value_or(INT64_MIN), s->buckets().back().last_step);
+    return until;
+}
+
+// The points a side offers: a series' full-resolution points, or the rank mean at each step
+// after the last step any rank folded; smoothed per series first when `smoothing` > 0.
+std::vector<Point> side_points(const Side& side, bool mean, double smoothing) {
+    if (!mean) return kept_points(*side.series[0], std::nullopt, smoothing);
+    const std::optional<std::int64_t> until = folded_until(side);
     struct Acc {
         double sum = 0, wall = 0;
         std::size_t n = 0;
     };
     std::map<std::int64_t, Acc> at;
     for (const Series* s : side.series)
-        for (std::size_t i = 0; i < s->retained(); ++i) {
-            const Point p = s->point(i);
-            if (folded_until && p.step <= *folded_until) continue;
+        for (const Point& p : kept_points(*s, until, smoothing)) {
             Acc& a = at[p.step];
             a.sum = a.n == 0 ? p.value : a.sum + p.value;
             a.wall = a.n == 0 ? p.wall_time : std::max(a.wall, p.wall_time);
             ++a.n;
         }
+    std::vector<Point> out;
     for (const auto& [step, a] : at)
         out.push_back({step, a.wall, a.sum / static_cast<double>(a.n)});
     return out;
 }
 
-std::optional<Point> side_last(const Side& side, bool mean) {
+// A series' newest value: its last point's, or smoothed over the points the side walks (NaN
+// when it walks none).
+double newest_value(const Series& s, std::optional<std::int64_t> after, double smoothing) {
+    if (smoothing == 0) return s.back().value;
+    const std::vector<Point> kept = kept_points(s, after, smoothing);
+    return kept.empty() ? kNaN : kept.back().value;
+}
+
+std::optional<Point> side_last(const Side& side, bool mean, double smoothing) {
     if (!mean) {
         if (side.series[0]->empty()) return std::nullopt;
-        return side.series[0]->back();
+        Point p = side.series[0]->back();
+        p.value = newest_value(*side.series[0], std::nullopt, smoothing);
+        return p;
     }
     std::optional<std::int64_t> last;
     for (const Series* s : side.series)
         if (!s->empty()) last = std::max(last.value_or(INT64_MIN), s->last_step());
     if (!last) return std::nullopt;
+    const std::optional<std::int64_t> until = folded_until(side);
     double sum = 0;
     std::size_t n = 0;
     for (const Series* s : side.series)
         if (!s->empty() && s->last_step() == *last) {
-            sum = n == 0 ? s->back().value : sum + s->back().value;
+            const double v = newest_value(*s, until, smoothing);
+            sum = n == 0 ? v : sum + v;
             ++n;
         }
     return Point{*last, 0, sum / static_cast<double>(n)};
@@ -138,7 +166,8 @@ std::optional<Point> side_last(const Side& side, bool mean) {
 SeriesComparison model_pair(const Side& a, const Side& b, double origin_a, double origin_b,
                             const CompareOptions& o) {
     const bool mean = o.ranks == CompareRanks::kMean;
-    const std::vector<Point> pa = side_points(a, mean), pb = side_points(b, mean);
+    const std::vector<Point> pa = side_points(a, mean, o.smoothing),
+                             pb = side_points(b, mean, o.smoothing);
     SeriesComparison c;
     for (const Side* side : {&a, &b})
         for (const Series* s : side->series) c.folded += folded_of(*s);
@@ -146,7 +175,8 @@ SeriesComparison model_pair(const Side& a, const Side& b, double origin_a, doubl
         c.ranks_a = a.series.size();
         c.ranks_b = b.series.size();
     }
-    const std::optional<Point> la = side_last(a, mean), lb = side_last(b, mean);
+    const std::optional<Point> la = side_last(a, mean, o.smoothing),
+                               lb = side_last(b, mean, o.smoothing);
     c.last_a = la ? la->value : kNaN;
     c.last_b = lb ? lb->value : kNaN;
     c.last_step_a = la ? la->step : 0;
@@ -298,7 +328,8 @@ std::string describe(const Case& c) {
     return c.run_a + " vs " + c.run_b +
            " align=" + std::string(compare_align_name(c.options.align)) +
            " ranks=" + std::string(compare_ranks_name(c.options.ranks)) +
-           " tolerance=" + std::to_string(c.options.tolerance) + (c.filter ? " filtered" : "");
+           " tolerance=" + std::to_string(c.options.tolerance) +
+           " smoothing=" + std::to_string(c.options.smoothing) + (c.filter ? " filtered" : "");
 }
 
 // In how many slices some series held folded points, and in how many some series was down to
@@ -331,6 +362,7 @@ void run_property(std::uint64_t seed, StoreLimits limits, int writes, Folding* f
             cases.push_back({"a", "b", {1e-6, align, ranks}, nullptr});
             cases.push_back({"a", "b", {0, align, ranks}, &*filter});
             cases.push_back({"b", "a", {0.5, align, ranks}, nullptr});
+            cases.push_back({"a", "b", {0.01, align, ranks, 0.6}, nullptr});
         }
     cases.push_back({"a", "a", {}, nullptr});
     std::vector<std::unique_ptr<RunComparer>> comparers;

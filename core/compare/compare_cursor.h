@@ -7,13 +7,20 @@
 // a series' last point can be replaced by a write of the same step, and a mean at a step is
 // final only below the lowest last step of its ranks (any rank may still add that step).
 // Otherwise every point is offered.
+//
+// Either cursor can smooth (CompareOptions::smoothing): each series then has its own EmaSmoother,
+// which takes every point the cursor moves past, so value() is the point smoothed over the
+// series' points from where the walk started. The smoother's state goes with the position:
+// a walk that resumes at a saved position resumes with the smoother saved there.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "core/analysis/smoothing.h"
 #include "core/store/chunk_codec.h"
 #include "core/store/series.h"
 
@@ -21,9 +28,12 @@ namespace runtop::compare {
 
 class SeriesCursor {
   public:
-    // From full-resolution point `pos`; walls are decoded only when `walls` is set.
-    SeriesCursor(const Series& series, std::size_t pos, bool walls)
+    // From full-resolution point `pos`; walls are decoded only when `walls` is set. With `ema`,
+    // values are smoothed, from that smoother's state (the one the points before `pos` left).
+    SeriesCursor(const Series& series, std::size_t pos, bool walls,
+                 const EmaSmoother* ema = nullptr)
         : series_(&series), n_(series.retained()), i_(pos), walls_(walls) {
+        if (ema) ema_ = *ema;
         set_final_only(false);
     }
 
@@ -35,11 +45,14 @@ class SeriesCursor {
     // The current point; only when has().
     std::int64_t step() const { return steps_[i_ - lo_]; }
     double wall() const { return walls_buf_[i_ - lo_]; }
-    double value() const { return values_[i_ - lo_]; }
+    double value() const { return ema_ ? smoothed() : raw(); }
     void next() {
+        if (ema_) ema_->push(raw());
         if (++i_ == hi_ && i_ < limit_) load();
     }
     std::size_t pos() const { return i_; }
+    // The smoother's state at pos() (the points before it taken), when the cursor smooths.
+    const std::optional<EmaSmoother>& ema() const { return ema_; }
 
   private:
     // Decodes the chunk holding i_.
@@ -47,6 +60,13 @@ class SeriesCursor {
         lo_ = i_ / kChunk * kChunk;
         hi_ = std::min(lo_ + kChunk, n_);
         series_->read(lo_, hi_ - lo_, steps_, walls_ ? walls_buf_ : nullptr, values_);
+    }
+    double raw() const { return values_[i_ - lo_]; }
+    // The current point smoothed: what push() would return, on a copy, since only next() may
+    // take the point (a walk can stop before it and save the state).
+    double smoothed() const {
+        EmaSmoother peek = *ema_;
+        return peek.push(raw());
     }
 
     const Series* series_;
@@ -56,6 +76,7 @@ class SeriesCursor {
     std::size_t lo_ = 0;  // the decoded points: [lo_, hi_)
     std::size_t hi_ = 0;
     bool walls_;
+    std::optional<EmaSmoother> ema_;
     std::int64_t steps_[kChunk];
     double walls_buf_[kChunk];
     double values_[kChunk];
@@ -63,18 +84,18 @@ class SeriesCursor {
 
 // At each step any rank has, the mean of the ranks' values at that step (summed in the order
 // the ranks are given, so that it is the same however the walk was split), and the latest of
-// their walls.
+// their walls. Smoothing smooths each rank, so the mean is that of the smoothed ranks.
 class MeanCursor {
   public:
     // `series`: the ranks, in rank order; `pos`: where each one's cursor starts. `final_below`:
     // the steps below which a mean is final (the lowest last step of the ranks that have
-    // points).
+    // points). `ema`: nullptr, or each rank's smoother at its position.
     MeanCursor(const std::vector<const Series*>& series, const std::vector<std::size_t>& pos,
-               bool walls, std::int64_t final_below)
+               bool walls, std::int64_t final_below, const std::vector<EmaSmoother>* ema = nullptr)
         : final_below_(final_below), walls_(walls) {
         ranks_.reserve(series.size());
         for (std::size_t r = 0; r < series.size(); ++r)
-            ranks_.emplace_back(*series[r], pos[r], walls);
+            ranks_.emplace_back(*series[r], pos[r], walls, ema ? &(*ema)[r] : nullptr);
         settle();
     }
     MeanCursor(const MeanCursor&) = delete;
@@ -93,6 +114,12 @@ class MeanCursor {
     void positions(std::vector<std::size_t>& out) const {
         out.clear();
         for (const SeriesCursor& r : ranks_) out.push_back(r.pos());
+    }
+    // Each rank's smoother at its position (left alone when the cursor does not smooth).
+    void smoothers(std::vector<EmaSmoother>& out) const {
+        if (ranks_.empty() || !ranks_[0].ema()) return;
+        out.clear();
+        for (const SeriesCursor& r : ranks_) out.push_back(*r.ema());
     }
 
   private:

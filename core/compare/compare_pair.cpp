@@ -90,11 +90,13 @@ void walk(Cursor& a, Cursor& b, const Side& sa, const Side& sb, bool final_only,
         walk_walls(a, b, sa.origin, sb.origin, final_only, w, options);
 }
 
-void save(const SeriesCursor& c, std::vector<std::size_t>& pos) {
+void save(const SeriesCursor& c, std::vector<std::size_t>& pos, Smoothing& smooth) {
     pos.assign(1, c.pos());
+    if (c.ema()) smooth.walk.assign(1, *c.ema());
 }
-void save(const MeanCursor& c, std::vector<std::size_t>& pos) {
+void save(const MeanCursor& c, std::vector<std::size_t>& pos, Smoothing& smooth) {
     c.positions(pos);
+    c.smoothers(smooth.walk);
 }
 
 // The final part into `progress`, then the rest on a copy.
@@ -102,8 +104,8 @@ template <class Cursor>
 Walk walk_pair(Cursor& a, Cursor& b, const Side& sa, const Side& sb, const CompareOptions& options,
                Progress& progress) {
     walk(a, b, sa, sb, true, progress.walk, options);
-    save(a, progress.pos_a);
-    save(b, progress.pos_b);
+    save(a, progress.pos_a, progress.smooth_a);
+    save(b, progress.pos_b, progress.smooth_b);
     Walk all = progress.walk;
     walk(a, b, sa, sb, false, all, options);
     return all;
@@ -118,10 +120,17 @@ std::int64_t final_below(const Side& side) {
 }
 
 // The newest point of a side: a series' last, or the mean of the ranks at the highest last step.
-std::optional<Point> last_point(const Side& side) {
+// `smoothed`: each series' newest value smoothed (newest_smoothed), to take instead of its last
+// point's value; nullptr without smoothing.
+std::optional<Point> last_point(const Side& side, const std::vector<double>* smoothed) {
+    auto value = [&](std::size_t r) {
+        return smoothed ? (*smoothed)[r] : side.series[r]->back().value;
+    };
     std::optional<Point> last;
     if (!side.mean) {
-        if (!side.series[0]->empty()) last = side.series[0]->back();
+        if (side.series[0]->empty()) return last;
+        last = side.series[0]->back();
+        last->value = value(0);
         return last;
     }
     for (const Series* s : side.series)
@@ -129,14 +138,31 @@ std::optional<Point> last_point(const Side& side) {
     if (!last) return last;
     double sum = 0;
     std::size_t count = 0;
-    for (const Series* s : side.series) {
+    for (std::size_t r = 0; r < side.series.size(); ++r) {
+        const Series* s = side.series[r];
         if (s->empty() || s->last_step() != last->step) continue;
-        const double v = s->back().value;
+        const double v = value(r);
         sum = count == 0 ? v : sum + v;
         ++count;
     }
     last->value = sum / static_cast<double>(count);
     return last;
+}
+
+// Each series' value at its last point, smoothed over the points from where the pair walk
+// starts (NaN when it walks none); the tail smoothers keep what no later write can change.
+std::vector<double> newest_smoothed(const Side& side, Smoothing& smooth) {
+    std::vector<double> out;
+    for (std::size_t r = 0; r < side.series.size(); ++r) {
+        SeriesCursor c(*side.series[r], smooth.tail_pos[r], false, &smooth.tail[r]);
+        c.set_final_only(true);
+        while (c.has()) c.next();
+        smooth.tail_pos[r] = c.pos();
+        smooth.tail[r] = *c.ema();
+        c.set_final_only(false);
+        out.push_back(c.has() ? c.value() : kNaN);
+    }
+    return out;
 }
 
 }  // namespace
@@ -198,6 +224,15 @@ std::vector<std::size_t> start_positions(const Side& side) {
     return pos;
 }
 
+namespace {
+
+Smoothing start_smoothing(const std::vector<std::size_t>& start, double weight) {
+    return {std::vector<EmaSmoother>(start.size(), EmaSmoother(weight)), start,
+            std::vector<EmaSmoother>(start.size(), EmaSmoother(weight))};
+}
+
+}  // namespace
+
 std::uint64_t pending_points(const Side& a, const Side& b, const Progress& progress) {
     std::uint64_t n = 0;
     auto side = [&](const Side& s, const std::vector<std::size_t>& pos) {
@@ -211,24 +246,38 @@ std::uint64_t pending_points(const Side& a, const Side& b, const Progress& progr
 
 SeriesComparison compare_pair(const Side& a, const Side& b, const CompareOptions& options,
                               Progress& progress) {
+    const bool smooth = options.smoothing > 0;
     if (!progress.started) {
         progress.pos_a = start_positions(a);
         progress.pos_b = start_positions(b);
+        progress.smooth_a = progress.smooth_b = Smoothing{};
+        if (smooth) {
+            progress.smooth_a = start_smoothing(progress.pos_a, options.smoothing);
+            progress.smooth_b = start_smoothing(progress.pos_b, options.smoothing);
+        }
         progress.walk = Walk{};
         progress.started = true;
     } else {
         skip_folded(a, progress.pos_a);
         skip_folded(b, progress.pos_b);
+        if (smooth) {
+            skip_folded(a, progress.smooth_a.tail_pos);
+            skip_folded(b, progress.smooth_b.tail_pos);
+        }
     }
     const bool walls = options.align == CompareAlign::kRelativeWall;
     Walk w;
     if (a.mean) {
-        MeanCursor ca(a.series, progress.pos_a, walls, final_below(a));
-        MeanCursor cb(b.series, progress.pos_b, walls, final_below(b));
+        MeanCursor ca(a.series, progress.pos_a, walls, final_below(a),
+                      smooth ? &progress.smooth_a.walk : nullptr);
+        MeanCursor cb(b.series, progress.pos_b, walls, final_below(b),
+                      smooth ? &progress.smooth_b.walk : nullptr);
         w = walk_pair(ca, cb, a, b, options, progress);
     } else {
-        SeriesCursor ca(*a.series[0], progress.pos_a[0], walls);
-        SeriesCursor cb(*b.series[0], progress.pos_b[0], walls);
+        SeriesCursor ca(*a.series[0], progress.pos_a[0], walls,
+                        smooth ? &progress.smooth_a.walk[0] : nullptr);
+        SeriesCursor cb(*b.series[0], progress.pos_b[0], walls,
+                        smooth ? &progress.smooth_b.walk[0] : nullptr);
         w = walk_pair(ca, cb, a, b, options, progress);
     }
 
@@ -239,7 +288,13 @@ SeriesComparison compare_pair(const Side& a, const Side& b, const CompareOptions
         c.ranks_a = a.series.size();
         c.ranks_b = b.series.size();
     }
-    const std::optional<Point> last_a = last_point(a), last_b = last_point(b);
+    std::vector<double> newest_a, newest_b;
+    if (smooth) {
+        newest_a = newest_smoothed(a, progress.smooth_a);
+        newest_b = newest_smoothed(b, progress.smooth_b);
+    }
+    const std::optional<Point> last_a = last_point(a, smooth ? &newest_a : nullptr);
+    const std::optional<Point> last_b = last_point(b, smooth ? &newest_b : nullptr);
     c.last_a = last_a ? last_a->value : kNaN;
     c.last_b = last_b ? last_b->value : kNaN;
     c.last_step_a = last_a ? last_a->step : 0;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/analysis/smoothing.h"
 #include "core/compare/run_compare.h"
 #include "core/store/series.h"
 
@@ -36,11 +37,22 @@ struct Walk {
     double a = 0, b = 0;  // at the last common step
 };
 
+// With smoothing (CompareOptions::smoothing > 0), per series of a side: the smoother where the
+// pair walk stands, and a second walk of the series on its own, for its newest smoothed value
+// (the pair walk stops wherever the other side runs out, or at a rank's step the mean is still
+// open at).
+struct Smoothing {
+    std::vector<EmaSmoother> walk;      // at Progress::pos_a / pos_b
+    std::vector<std::size_t> tail_pos;  // the next point the tail takes
+    std::vector<EmaSmoother> tail;      // at tail_pos
+};
+
 // What a pair has compared: its walk up to the last final points. A default Progress starts
 // from the beginning.
 struct Progress {
     bool started = false;
     std::vector<std::size_t> pos_a, pos_b;  // per series of each side, its next point
+    Smoothing smooth_a, smooth_b;           // empty without smoothing
     Walk walk;
 };
 

@@ -47,7 +47,12 @@ double relative_difference(double a, double b) {
     if (!same_kind(a, b)) return kInf;
     if (!std::isfinite(a)) return 0;  // both NaN, or the same infinity
     const double scale = std::max(std::fabs(a), std::fabs(b));
-    return scale == 0 ? 0 : std::fabs(b - a) / scale;
+    if (scale == 0) return 0;
+    const double difference = std::fabs(b - a);
+    // Values of opposite sign near the largest double: b - a overflows, though the quotient is
+    // at most kMaxRelativeDifference (|b - a| = |a| + |b| then, and one of the two is `scale`).
+    if (std::isinf(difference)) return 1 + std::min(std::fabs(a), std::fabs(b)) / scale;
+    return difference / scale;
 }
 
 bool values_diverge(double a, double b, double tolerance) {

@@ -52,6 +52,16 @@ struct CompareOptions {
     double tolerance = 1e-6;  // relative: |b - a| > tolerance * max(|a|, |b|) diverges
     CompareAlign align = CompareAlign::kStep;
     CompareRanks ranks = CompareRanks::kPerRank;
+    // TensorBoard's smoothing weight in [0, 1) (0: raw values). Above 0 every series of both
+    // runs is smoothed before its points are paired: core/analysis/smoothing.h's debiased EMA,
+    // one smoother per series (per rank, also under kMean, whose mean is then the mean of the
+    // smoothed ranks), fed every point the walk passes in step order, compared or not. A point's
+    // value is the smoothing over the points up to it, so a comparison never depends on later
+    // points (TensorBoard's whole-curve smoothing gives the same doubles, except on a series'
+    // flat start, which it smooths to round-off and this leaves as is). It starts where the
+    // walk starts: folded points are no more smoothed than compared. Every value of a
+    // SeriesComparison (the sides' newest values too) is then a smoothed one.
+    double smoothing = 0;
     bool operator==(const CompareOptions&) const = default;
 };
 
@@ -88,6 +98,10 @@ bool values_diverge(double a, double b, double tolerance);
 // |b - a| / max(|a|, |b|): 0 when equal (both 0, both NaN, the same infinity), inf when they
 // differ in kind (see values_diverge).
 double relative_difference(double a, double b);
+// What relative_difference can be for two finite values: |b - a| <= |a| + |b| <= 2 max(|a|, |b|),
+// reached by values of opposite sign and equal magnitude (a value against 0 is 1). A tolerance
+// at or above it can never fire on numbers: only NaN and infinities would be reported.
+inline constexpr double kMaxRelativeDifference = 2;
 
 // One series against another (options.ranks is not used). With kRelativeWall each series'
 // start is its own first point's wall time.
