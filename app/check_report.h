@@ -1,4 +1,4 @@
-// What `check` prints (docs/check.md): incidents first, one line each naming the root, then the
+// What `check` prints (docs/howto.md): incidents first, one line each naming the root, then the
 // conditions apart; or the JSON contract scripts rely on. `check --follow` prints new incidents
 // with the same line.
 #pragma once

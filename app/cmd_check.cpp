@@ -1,6 +1,6 @@
 // `runtop check`: read everything, evaluate the alert rules, print the incidents (each naming its
 // root) and the conditions apart, exit 0 (none), 1 (an incident at or above --fail-on) or 2
-// (error) — for gating a pipeline (DESIGN.md §4, docs/check.md).
+// (error) — for gating a pipeline (DESIGN.md §4, docs/howto.md).
 #include <algorithm>
 #include <cstdio>
 
@@ -32,7 +32,7 @@ const std::vector<OptionSpec> kCheckOptions = {
     {"members", "", "text: list each incident's members under it"},
     {"follow", "",
      "guard a live job: tail the files, print each new incident at or above --fail-on as it "
-     "appears and exit 1 (docs/check.md#guard-a-live-job)"},
+     "appears and exit 1 (docs/howto.md#guard-a-live-job)"},
     {"poll", "MS",
      "with --follow: poll with stat() every MS ms (default 500) instead of inotify; network "
      "filesystems are polled anyway",

@@ -781,12 +781,15 @@ TEST(Analyzer, RealisticRunShowsExactlyTheInjectedFailures) {
                       {5, "train/grad_norm", 12000, 20},
                       {1, "train/loss", 15000, kInf},
                       {6, "train/loss", 18000, 10}});
+    // The x20 grad norm is also 20 times the other ranks' median: the cross-rank rule finds it
+    // too (the x10 loss is not: its ranks' median moves with it less than tenfold).
     EXPECT_EQ(found(a), (Founds{{3, "train/loss", 7000, "nonfinite"},
                                 {5, "train/grad_norm", 12000, "spike"},
+                                {5, "train/grad_norm", 12000, "cross_rank"},
                                 {1, "train/loss", 15000, "nonfinite"},
                                 {6, "train/loss", 18000, "spike"}}));
     EXPECT_EQ(a.run("llm")->state.level, AlertLevel::kAlert);
-    EXPECT_EQ(a.run("llm")->state.count, 4u);
+    EXPECT_EQ(a.run("llm")->state.count, 5u);
     EXPECT_EQ(a.series_state(series_id(3, 0)).level, AlertLevel::kAlert);
     EXPECT_FALSE(a.series_state(series_id(3, 0)).active);
     EXPECT_EQ(a.series_state(series_id(5, 1)).level, AlertLevel::kWarn);

@@ -71,11 +71,14 @@ TEST_F(Check, HealthyRunIsSilentAndExitsZero) {
     auto text = run_runtop({"check", dir_.path()});
     EXPECT_EQ(text.exit_code, 0) << text.err;
     EXPECT_EQ(text.out, "");
-    EXPECT_NE(text.err.find("0 anomalies"), std::string::npos) << text.err;
+    EXPECT_NE(text.err.find("0 incidents (0 major, 0 minor), 0 conditions; from 0 anomalies"),
+              std::string::npos)
+        << text.err;
     EXPECT_NE(text.err.find("3 series, 6000 points"), std::string::npos) << text.err;
     auto js = run_runtop({"check", "--format", "json", dir_.path()});
     EXPECT_EQ(js.exit_code, 0);
-    EXPECT_EQ(json::parse(js.out), json::parse(R"({"anomalies":[]})"));
+    EXPECT_EQ(json::parse(js.out),
+              json::parse(R"({"incidents":[],"conditions":[],"first":null,"anomalies":[]})"));
 }
 
 TEST_F(Check, FindsInjectedNaNAndSpikeFirstFailureFirst) {
@@ -99,7 +102,7 @@ TEST_F(Check, FindsInjectedNaNAndSpikeFirstFailureFirst) {
     EXPECT_EQ(lines[0].rfind("STEP", 0), 0u);
     EXPECT_EQ(lines[1].rfind("900 ", 0), 0u) << lines[1];
     EXPECT_NE(lines[2].find("value is NaN"), std::string::npos);
-    EXPECT_NE(text.err.find("first: t/run rank 3 train/grad_norm at step 900 (spike)"),
+    EXPECT_NE(text.err.find("first major: rank 3 train/grad_norm spike at step 900: "),
               std::string::npos)
         << text.err;
 }
@@ -186,7 +189,7 @@ TEST_F(Check, FailOnAlertIgnoresWarnings) {
     EXPECT_EQ(run_runtop({"check", "--fail-on=alert", dir_ / "nan"}).exit_code, 1);
     auto bad = run_runtop({"check", "--fail-on", "error", dir_ / "nan"});
     EXPECT_EQ(bad.exit_code, 2);
-    EXPECT_NE(bad.err.find("--fail-on must be warn or alert"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("--fail-on must be minor, warn or alert"), std::string::npos) << bad.err;
 }
 
 // Nothing to judge is not a pass: an empty directory (a job that never started, a wrong path).
@@ -236,8 +239,8 @@ TEST_F(Check, AnAlertMergedIntoMsProbesWarningStaysAnAlert) {
     ASSERT_EQ(lines.size(), 2u) << text.out;
     EXPECT_NE(lines[1].find("AnomalyTurbulence  alert"), std::string::npos) << lines[1];
     EXPECT_NE(lines[1].find("[runtop found it too: nonfinite]"), std::string::npos) << lines[1];
-    EXPECT_NE(text.err.find("1 anomaly (1 alert, 0 warn; 1 imported from msProbe, 1 of runtop's "
-                            "merged into them)"),
+    EXPECT_NE(text.err.find("1 incident (1 major, 0 minor), 0 conditions; from 1 anomaly (1 "
+                            "imported from msProbe, 1 of runtop's merged into them)"),
               std::string::npos)
         << text.err;
 

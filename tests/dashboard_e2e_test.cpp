@@ -434,7 +434,7 @@ bool write_msprobe_job(const std::string& root) {
 TEST_F(DashboardE2e, TheTagTreeOpensAndClosesOnAnMsProbeJob) {
     const std::string root = tmp_ / "msprobe";
     ASSERT_TRUE(write_msprobe_job(root));
-    TmuxSession s(runtop_line({root}), options(120, 40));
+    TmuxSession s(runtop_line({root}), options(160, 40));
     ASSERT_STARTED(s);
     ASSERT_TRUE(s.wait_for(
         [](const std::string& screen) {
@@ -470,7 +470,7 @@ TEST_F(DashboardE2e, TheTagTreeOpensAndClosesOnAnMsProbeJob) {
 TEST_F(DashboardE2e, TheModuleHeatmapFindsTheSpikingModule) {
     const std::string root = tmp_ / "msprobe";
     ASSERT_TRUE(write_msprobe_job(root));
-    TmuxSession s(runtop_line({root}), options(120, 40));
+    TmuxSession s(runtop_line({root}), options(160, 40));
     ASSERT_STARTED(s);
     ASSERT_TRUE(
         s.wait_for([](const std::string& screen) { return has(status_line(screen), "live"); },

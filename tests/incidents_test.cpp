@@ -117,12 +117,26 @@ TEST(Incidents, ANanReportedAgainEveryStepStaysOneIncidentANewSeriesLaterIsAnoth
     // msProbe reports rank 2's NaN again at every step; rank 0 goes NaN at 102 (another series).
     AnomalyLog log;
     for (std::int64_t s = 100; s < 104; ++s)
-        add(log, {.rank = 2, .tag = "grad_reduced/w/norm", .step = s, .rule = "AnomalyNan",
-                  .value = std::nan(""), .severity = Severity::kAlert});
-    add(log, {.rank = 2, .tag = "train/loss", .step = 100, .rule = "nonfinite",
-              .value = std::nan(""), .severity = Severity::kAlert, .ended = false});
-    add(log, {.rank = 0, .tag = "actv/x/norm", .step = 102, .rule = "nonfinite",
-              .value = std::nan(""), .severity = Severity::kAlert, .ended = false});
+        add(log, {.rank = 2,
+                  .tag = "grad_reduced/w/norm",
+                  .step = s,
+                  .rule = "AnomalyNan",
+                  .value = std::nan(""),
+                  .severity = Severity::kAlert});
+    add(log, {.rank = 2,
+              .tag = "train/loss",
+              .step = 100,
+              .rule = "nonfinite",
+              .value = std::nan(""),
+              .severity = Severity::kAlert,
+              .ended = false});
+    add(log, {.rank = 0,
+              .tag = "actv/x/norm",
+              .step = 102,
+              .rule = "nonfinite",
+              .value = std::nan(""),
+              .severity = Severity::kAlert,
+              .ended = false});
     // A finite deviation on the same series again is judged anew.
     add(log, {.rank = 0, .tag = "eval/acc", .step = 150, .value = 0.01, .reference = 0.5});
     add(log, {.rank = 0, .tag = "eval/acc", .step = 151, .value = 0.02, .reference = 0.5});

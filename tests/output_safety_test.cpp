@@ -178,7 +178,7 @@ TEST_F(OutputSafety, DumpJsonlKeepsRawBytesApartAndReversible) {
 }
 
 TEST_F(OutputSafety, CheckTextAndJson) {
-    expect_safe({"check", a()}, false);
+    expect_safe({"check", "--members", a()}, false);  // both tags: the members are listed
     const std::string out = expect_safe({"check", "--format", "json", a()}, true);
     const std::set<std::string> tags = json_tags({out}, "anomalies", "tag");
     EXPECT_TRUE(tags.count(R"("loss\udcff")") && tags.count(R"("loss\udcfe")")) << out;

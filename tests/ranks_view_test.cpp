@@ -435,8 +435,9 @@ TEST_F(RanksView, CellsShowAPassedSpikeAsTheWorstMomentAndAsAnAnomaly) {
     EXPECT_EQ(state.cells, RankCells::kAnomalies);
     draw_ranks(canvas, model, state);
     const std::string r = row(canvas, y);
-    EXPECT_NE(r.find("0   1   0   0"), std::string::npos) << canvas.to_text();
-    EXPECT_EQ(style_at(canvas, "1", y).role, Role::kWarn) << canvas.to_text();
+    // The spike, and the cross-rank rule's finding on it (20 times the other ranks).
+    EXPECT_NE(r.find("0   2   0   0"), std::string::npos) << canvas.to_text();
+    EXPECT_EQ(style_at(canvas, "2", y).role, Role::kWarn) << canvas.to_text();
 
     ranks_handle(state, Action::kCycleRankCells, model, 100, 14);
     EXPECT_EQ(state.cells, RankCells::kNewest);

@@ -262,7 +262,7 @@ class Analyzer {
         // The signs of every value seen (CrossRankParams::min_ratio judges one-signed tags only).
         bool seen_positive = false;
         bool seen_negative = false;
-        PendingMap pending;         // values by step, each naming its series (RankValue::series)
+        PendingMap pending;  // values by step, each naming its series (RankValue::series)
     };
     // Records a firing of `slot`'s rule on series `id`; returns whether it began an episode.
     // `reference`: what the value was judged against (AnomalyRecord::reference); `first_point`:

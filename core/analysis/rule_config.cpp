@@ -118,7 +118,7 @@ class Parser {
             // A built-in type replaces its default (tune or turn off); repeats add more.
             const RuleType type = rule->type;
             const bool builtin = type == RuleType::kNonFinite || type == RuleType::kSpike ||
-                                 type == RuleType::kStall;
+                                 type == RuleType::kCrossRank || type == RuleType::kStall;
             if (builtin && std::find(replaced.begin(), replaced.end(), type) == replaced.end()) {
                 replaced.push_back(type);
                 std::erase_if(set.rules, [&](const RuleConfig& r) { return r.type == type; });

@@ -4,7 +4,7 @@
 //   {"defaults": true,                       // keep the built-in rules (the default)
 //    "rules": [
 //      {"rule": "threshold", "tags": "loss", "above": 10, "severity": "alert"},
-//      {"rule": "cross_rank", "tags": "grad_norm", "k": 5},
+//      {"rule": "cross_rank", "tags": "grad_norm", "k": 5},   // a built-in type: replaces it
 //      {"rule": "spike", "k": 8},             // a built-in type: replaces that default
 //      {"rule": "nonfinite", "enabled": false},
 //      {"rule_name": "AnomalyTurbulence", "args": {"threshold": 0.5}},   // msProbe, verbatim
