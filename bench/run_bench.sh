@@ -50,7 +50,7 @@
 # 4e. scale (bench/scale_bench.sh, bench/README.md): msProbe trees and event files of a real
 #     job's size, typed shapes in BENCH_SCALE_SHAPES: MB/s next to cat, peak RSS next to the
 #     budget, bytes per series and point, check vs ls, ls --filter, first frame, key latency.
-# BENCH_ONLY=events|csv|json|check|core|scale|dashboard|compare|live|micro|portable (run one
+# BENCH_ONLY=events|csv|json|check|guard|core|scale|dashboard|compare|live|micro|portable (run one
 # section).
 set -euo pipefail
 export LC_ALL=C
@@ -431,6 +431,38 @@ for set in "$DATA" "$CSV_DATA"; do
     }'
 done
 fi  # check
+
+if [[ -z $ONLY || $ONLY == guard ]]; then
+# --- 4a'. the guard: from the append of a NaN to `check --follow`'s exit ---------------------
+# Issue 19 bar: <= 1 s with inotify, <= the poll interval + 1 s when polling. One rank's event
+# file of 4 tags x 100 steps; the guard is started, has read it ("watching"), then one NaN point
+# is appended and the time to the guard's exit (code 1) is taken, 5 times, median quoted.
+echo
+echo "check --follow: from the NaN's append to the exit (median of 5):"
+GUARD_APPEND=$BUILD/bench/runtop_append_probe
+GUARD_DIR=$BUILD/bench-data-guard
+for mode in "" "--poll=500"; do
+    lat=()
+    for _ in 1 2 3 4 5; do
+        rm -rf "$GUARD_DIR"
+        "$GUARD_APPEND" create "$GUARD_DIR" 4 1 100 >/dev/null
+        "$RUNTOP" check --follow $mode "$GUARD_DIR" >/dev/null 2>"$GUARD_DIR.err" &
+        gpid=$!
+        for _ in $(seq 100); do grep -q watching "$GUARD_DIR.err" 2>/dev/null && break; sleep 0.05; done
+        t0=$(date +%s.%N)
+        "$GUARD_APPEND" append "$GUARD_DIR/rank_0/events.out.tfevents.1" train/loss 100 1 0 nan >/dev/null
+        wait "$gpid" || true
+        t1=$(date +%s.%N)
+        lat+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+    done
+    median=$(printf '%s\n' "${lat[@]}" | sort -n | sed -n 3p)
+    bound=$([[ -z $mode ]] && echo 1.0 || echo 1.5)
+    awk -v m="${mode:-inotify}" -v t="$median" -v b="$bound" -v all="${lat[*]}" 'BEGIN {
+        printf "  %-12s %.3f s (runs: %s)   bar %.1f s: %s\n", m, t, all, b, t <= b ? "PASS" : "FAIL"
+    }'
+done
+rm -rf "$GUARD_DIR" "$GUARD_DIR.err"
+fi  # guard
 
 if [[ -z $ONLY || $ONLY == core ]]; then
 # --- 4b. the core alone on decoded points ----------------------------------------------------
