@@ -24,9 +24,8 @@ constexpr std::size_t kMaxPendingSteps = 16;
 constexpr double kLevelMads = 1.5;
 // While the backfill reads what was on disk, files arrive one after another, a rank's whole
 // history before the next rank's, so no step can be judged until every rank is read: steps wait
-// for set_live() or finish(). This bounds what waits (values over every group, 16 bytes each
-// plus the map's nodes: about 60 MB); past it the oldest step of the growing group is judged
-// with the ranks it has.
+// for set_live() or finish(). This bounds what waits (values over every group, 32 bytes each:
+// about 64 MB); past it the growing group's steps are judged with the ranks it has.
 constexpr std::size_t kMaxBackfillPendingValues = std::size_t{1} << 21;
 // The same bound for envelope steps (one per spike rule, run, tag and step; about 80 bytes
 // each): past it the oldest step of the growing envelope is judged with the members it has.
@@ -303,6 +302,7 @@ std::uint64_t Analyzer::recount_bytes() const {
     for (const Group& g : groups_) {
         for (const auto& [step, values] : g.pending)
             n += tree_node_bytes<Group::PendingMap>() + values.capacity() * sizeof(RankValue);
+        n += g.backlog.capacity() * sizeof(Group::Waiting);
     }
     spikes_.for_each([&n](const SpikeDetector& d) { n += d.heap_bytes(); });
     n += envelope_ids_.size() * tree_node_bytes<decltype(envelope_ids_)>();
@@ -466,20 +466,24 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
             case RuleType::kCrossRank: {
                 if (repeated) break;  // a rewritten step: its rank is already waiting
                 Group& g = groups_[slot.state];
+                g.seen_positive |= v > 0;
+                g.seen_negative |= v < 0;
+                ++pending_values_;
+                if (!live_) {
+                    const std::size_t held = g.backlog.capacity();
+                    g.backlog.push_back({p.step, {s.rank, v, id}});
+                    charge(static_cast<std::int64_t>((g.backlog.capacity() - held) *
+                                                     sizeof(Group::Waiting)));
+                    if (pending_values_ > kMaxBackfillPendingValues) judge_backlog(g);
+                    break;
+                }
                 const std::size_t steps = g.pending.size();
                 std::vector<RankValue>& at = g.pending[p.step];
                 const std::size_t held = at.capacity();
                 at.push_back({s.rank, v, id});
-                g.seen_positive |= v > 0;
-                g.seen_negative |= v < 0;
                 charge(static_cast<std::int64_t>((g.pending.size() - steps) *
                                                      tree_node_bytes<Group::PendingMap>() +
                                                  (at.capacity() - held) * sizeof(RankValue)));
-                ++pending_values_;
-                if (!live_) {
-                    while (pending_values_ > kMaxBackfillPendingValues) judge_oldest(g);
-                    break;
-                }
                 if (at.size() >= g.members) {
                     pending_values_ -= at.size();
                     judge_group(g, p.step, at);
@@ -734,11 +738,32 @@ void Analyzer::judge_oldest(Group& g) {
 }
 
 void Analyzer::judge_waiting_steps() {
-    for (Group& g : groups_)
+    for (Group& g : groups_) {
+        judge_backlog(g);
         while (!g.pending.empty()) judge_oldest(g);
+    }
 }
 
-void Analyzer::judge_group(Group& g, std::int64_t step, std::vector<RankValue>& values) {
+void Analyzer::judge_backlog(Group& g) {
+    if (g.backlog.empty()) return;
+    // Each rank's values came in step order: a stable sort keeps a step's ranks in the order
+    // they were read.
+    std::stable_sort(
+        g.backlog.begin(), g.backlog.end(),
+        [](const Group::Waiting& a, const Group::Waiting& b) { return a.step < b.step; });
+    for (std::size_t i = 0; i < g.backlog.size();) {
+        const std::int64_t step = g.backlog[i].step;
+        step_values_.clear();
+        for (; i < g.backlog.size() && g.backlog[i].step == step; ++i)
+            step_values_.push_back(g.backlog[i].value);
+        judge_group(g, step, step_values_);
+    }
+    pending_values_ -= g.backlog.size();
+    charge(-static_cast<std::int64_t>(g.backlog.capacity() * sizeof(Group::Waiting)));
+    std::vector<Group::Waiting>().swap(g.backlog);
+}
+
+void Analyzer::judge_group(Group& g, std::int64_t step, std::span<const RankValue> values) {
     const RuleConfig& rule = rules_.rules[g.rule];
     const CrossRankParams& p = rule.cross_rank;
     compute_cross_rank(values, CrossRankOptions{p.k, p.rel_floor, p.abs_floor}, cross_scratch_,

@@ -9,13 +9,13 @@
 //   nonfinite   NaN or ±Inf (and msProbe's `nans` op above 0: NaN elements inside the tensor)
 //   spike       core/analysis/spike_detector.h
 //   threshold   value above / below a bound
-//   cross_rank  a rank off the median of the ranks at the same step (core/analysis/cross_rank.h).
-//   What
+//   cross_rank  a rank off the median of the ranks at the same step (core/analysis/cross_rank.h);
+//               with min_ratio (the built-in rule), only a rank that many times its peers. What
 //               was on disk at start arrives rank after rank, so until set_live() (or finish())
-//               steps wait, each then judged with every rank's value (up to ~2M waiting values;
-//               past that the oldest step is judged with what it has). Live: judged when every
-//               rank known for the tag has that step, or, for a rank that lags, once 16 later
-//               steps are waiting
+//               values wait, flat, each step then judged with every rank's value (up to ~2M
+//               waiting values; past that the growing tag's steps are judged with what they
+//               have). Live: judged when every rank known for the tag has that step, or, for a
+//               rank that lags, once 16 later steps are waiting
 //   msprobe     msProbe's rules verbatim on msProbe's CSV series (core/analysis/msprobe_rules.h)
 //   stall       a run that received data while watched and then nothing for the rule's
 //               seconds (and for interval_factor of its usual step interval, if longer). Only
@@ -262,7 +262,17 @@ class Analyzer {
         // The signs of every value seen (CrossRankParams::min_ratio judges one-signed tags only).
         bool seen_positive = false;
         bool seen_negative = false;
-        PendingMap pending;  // values by step, each naming its series (RankValue::series)
+        // Live: values by step, each naming its series (RankValue::series), judged when every
+        // rank has the step.
+        PendingMap pending;
+        struct Waiting {  // a value read before set_live(), and its step
+            std::int64_t step = 0;
+            RankValue value;
+        };
+        // Before set_live() (what was on disk arrives rank after rank, so no step is complete
+        // before the last rank is read): appended flat, a point costs a push_back, and sorted
+        // by step only when judged.
+        std::vector<Waiting> backlog;
     };
     // Records a firing of `slot`'s rule on series `id`; returns whether it began an episode.
     // `reference`: what the value was judged against (AnomalyRecord::reference); `first_point`:
@@ -278,9 +288,10 @@ class Analyzer {
     }
     // level_counts_ without `state`'s share (sign -1) or with it (+1).
     void count_state(const AlertState& state, int sign);
-    void judge_group(Group& group, std::int64_t step, std::vector<RankValue>& values);
-    void judge_oldest(Group& group);  // the group's oldest waiting step, with what it has
-    void judge_waiting_steps();       // every group's waiting steps, oldest first
+    void judge_group(Group& group, std::int64_t step, std::span<const RankValue> values);
+    void judge_backlog(Group& group);  // every step of its backlog, with the ranks it has
+    void judge_oldest(Group& group);   // the group's oldest waiting step, with what it has
+    void judge_waiting_steps();        // every group's waiting steps, oldest first
     void run_fired(std::uint32_t run, Severity severity, std::int64_t step, bool new_episode);
     std::uint32_t run_index(const std::string& name);
     // Counts again what grows with the number of series and tags (O(1)): after add_series.
@@ -327,6 +338,7 @@ class Analyzer {
     // Per distinct tag, per rule: kTagSelected | kLossLike (analyzer.cpp).
     std::unordered_map<std::string, std::vector<std::uint8_t>> tag_matches_;
     std::vector<float> scratch_;
+    std::vector<RankValue> step_values_;  // judge_backlog()'s, reused
     CrossRankScratch cross_scratch_;
     CrossRankStats cross_stats_;
     std::vector<std::unique_ptr<MsProbeRuleSet>> msprobe_sets_;  // per rule (msprobe rules only)
