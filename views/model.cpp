@@ -421,6 +421,18 @@ std::uint64_t ViewModel::points() const {
     return n;
 }
 
+const IncidentReport& ViewModel::incidents() const {
+    const AnomalyLog& log = analyzer_.log();
+    std::uint64_t counts = 0;  // a pass of additions: far cheaper than grouping the log again
+    for (const AnomalyRecord& r : log.records()) counts += r.count;
+    const IncidentsKey key{counts, log.size(), log.ordered().size()};
+    if (incidents_key_ != key) {
+        incidents_ = find_incidents(log);
+        incidents_key_ = key;
+    }
+    return incidents_;
+}
+
 AlertCounts ViewModel::alert_counts() const {
     AlertCounts c;
     if (selects_all() && analyzer_.series_count() <= seen_) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/format.h"
+#include "views/tag_title.h"
 
 namespace runtop::ui {
 namespace {
@@ -175,6 +176,20 @@ std::string level_count(AlertLevel level, GlyphTier tier, std::size_t n) {
 
 }  // namespace
 
+std::string first_incident_text(const ViewModel& model) {
+    const IncidentReport& report = model.incidents();
+    if (!report.first_major) return {};
+    const AnomalyLog& log = model.analyzer().log();
+    const Incident& incident = report.incidents[*report.first_major];
+    const AnomalyRecord& r = log.records()[log.ordered()[incident.root()].index];
+    std::string text = "first: step " + short_step(r.step);
+    if (r.rank != kNoRank) text += " rank " + std::to_string(r.rank);
+    // The tag's layer and op stay when a long one is cut: the line has other things to say.
+    constexpr int kTagBudget = 32;
+    text += " " + (r.tag.empty() ? r.rule : fit_tag(r.tag, kTagBudget, model.ascii()));
+    return text;
+}
+
 void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right) {
     const int y = canvas.height() - 1;
     const int w = canvas.width();
@@ -208,6 +223,10 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     }
     if (alerts.acknowledged > 0)
         segments.push_back({fmt::format("{} ack", alerts.acknowledged), {Role::kDim}});
+    // Where to look first: the first major incident's root, shortly (the anomalies view, 4,
+    // lists them all).
+    if (const std::string first = first_incident_text(model); !first.empty())
+        segments.push_back({first, {Role::kAlert}});
     // What the filter hides stays in sight: a filtered view must not read as a calm job.
     if (alerts.hidden_alert + alerts.hidden_warn > 0) {
         std::string text;
