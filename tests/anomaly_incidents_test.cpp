@@ -28,9 +28,9 @@ constexpr int kW = 140, kH = 30;
 // Rank 1's loss turns NaN at step 50 and the all-reduced grad norm with it on every rank: one
 // incident of five members, rank 1's loss its root. Rank 0's loss is NaN again at step 120: an
 // incident of its own. eval/probe is NaN from its first point: a condition.
-class Incidents : public runtop::testing::ModelFixture {
+class IncidentRows : public runtop::testing::ModelFixture {
   protected:
-    Incidents() : model_(store_, analyzer_) {
+    IncidentRows() : model_(store_, analyzer_) {
         for (int rank = 0; rank < 4; ++rank) {
             add("job", rank, "train/loss", 200, [rank](int s) {
                 return (s == 50 && rank == 1) || (s == 120 && rank == 0) ? std::nan("") : 1.0;
@@ -55,7 +55,7 @@ class Incidents : public runtop::testing::ModelFixture {
     UiState state_;
 };
 
-TEST_F(Incidents, OneRowPerIncidentItsRootFirstConditionsLast) {
+TEST_F(IncidentRows, OneRowPerIncidentItsRootFirstConditionsLast) {
     const std::vector<AnomalyRow> r = rows();
     ASSERT_EQ(r.size(), 3u);
     EXPECT_EQ(r[0].kind, AnomalyRowKind::kIncident);
@@ -75,7 +75,7 @@ TEST_F(Incidents, OneRowPerIncidentItsRootFirstConditionsLast) {
     EXPECT_EQ(anomaly_incident_cell(r[2], true), "condition");
 }
 
-TEST_F(Incidents, EnterAndRightUnfoldLeftFolds) {
+TEST_F(IncidentRows, EnterAndRightUnfoldLeftFolds) {
     key("4");
     key("Right");
     std::vector<AnomalyRow> r = rows();
@@ -109,14 +109,14 @@ TEST_F(Incidents, EnterAndRightUnfoldLeftFolds) {
     EXPECT_EQ(state_.detail.focus->rank, 1);
 }
 
-TEST_F(Incidents, AcknowledgingAFoldedIncidentAcknowledgesEveryMember) {
+TEST_F(IncidentRows, AcknowledgingAFoldedIncidentAcknowledgesEveryMember) {
     key("4");
     key("a");
     EXPECT_EQ(state_.anomalies.acknowledged.size(), 5u);
     EXPECT_NE(state_.flash.find("and 4 more"), std::string::npos) << state_.flash;
 }
 
-TEST_F(Incidents, NStepsIncidentByIncidentInStepOrder) {
+TEST_F(IncidentRows, NStepsIncidentByIncidentInStepOrder) {
     key("n");
     EXPECT_EQ(state_.flash, "incident 1/2 (major)");
     ASSERT_EQ(state_.view, ViewId::kDetail);
@@ -139,7 +139,7 @@ TEST_F(Incidents, NStepsIncidentByIncidentInStepOrder) {
     EXPECT_EQ(state_.flash, "incident 2/2 (major)");
 }
 
-TEST_F(Incidents, TheStatusLineNamesTheFirstMajorIncident) {
+TEST_F(IncidentRows, TheStatusLineNamesTheFirstMajorIncident) {
     EXPECT_EQ(first_incident_text(model_), "first: step 50 rank 1 train/loss");
     Canvas canvas(kW, kH);
     draw_screen(canvas, model_, state_);
@@ -147,7 +147,7 @@ TEST_F(Incidents, TheStatusLineNamesTheFirstMajorIncident) {
         << row(canvas, kH - 1);
 }
 
-TEST_F(Incidents, FoundOnceWhileTheLogStaysTheSame) {
+TEST_F(IncidentRows, FoundOnceWhileTheLogStaysTheSame) {
     const IncidentReport* first = &model_.incidents();
     const std::size_t n = first->incidents.size();
     EXPECT_EQ(&model_.incidents(), first);

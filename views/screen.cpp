@@ -118,7 +118,8 @@ void acknowledge(UiState& state, const ViewModel& model, Analyzer& analyzer) {
         state.anomalies.acknowledged.insert(index);
         const AnomalyRecord& r = model.analyzer().log().records()[index];
         if (r.series != kNoSeries && !analyzer.acknowledge_record(index) && later.empty())
-            later = fmt::format("; what fired on {} later (step {}) still counts", r.tag,
+            later = fmt::format("; what fired on {} later (step {}) still counts",
+                                records.size() == 1 ? std::string("it") : r.tag,
                                 model.analyzer().series_state(r.series).last_step);
     }
     const AnomalyRecord& r = model.analyzer().log().records()[records.front()];

@@ -223,10 +223,6 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
     }
     if (alerts.acknowledged > 0)
         segments.push_back({fmt::format("{} ack", alerts.acknowledged), {Role::kDim}});
-    // Where to look first: the first major incident's root, shortly (the anomalies view, 4,
-    // lists them all).
-    if (const std::string first = first_incident_text(model); !first.empty())
-        segments.push_back({first, {Role::kAlert}});
     // What the filter hides stays in sight: a filtered view must not read as a calm job.
     if (alerts.hidden_alert + alerts.hidden_warn > 0) {
         std::string text;
@@ -269,6 +265,11 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
                            : fmt::format(" ({} hidden)", model.hidden());
     segments.push_back({std::move(series), base});
     segments.push_back({plural(model.points(), "point", "points"), base});
+    // Where to look first: the first major incident's root, shortly (the anomalies view, 4,
+    // lists them all). After the counts, whose widths the line's tests and users rely on, before
+    // the roots and the rate; cut (with an ellipsis) when the line is short.
+    if (const std::string first = first_incident_text(model); !first.empty())
+        segments.push_back({first, {Role::kAlert}});
     if (model.ingest.roots > 0)
         segments.push_back({plural(model.ingest.roots, "root", "roots") + ", " +
                                 plural(model.ingest.files, "file", "files"),
