@@ -265,11 +265,6 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
                            : fmt::format(" ({} hidden)", model.hidden());
     segments.push_back({std::move(series), base});
     segments.push_back({plural(model.points(), "point", "points"), base});
-    // Where to look first: the first major incident's root, shortly (the anomalies view, 4,
-    // lists them all). After the counts, whose widths the line's tests and users rely on, before
-    // the roots and the rate; cut (with an ellipsis) when the line is short.
-    if (const std::string first = first_incident_text(model); !first.empty())
-        segments.push_back({first, {Role::kAlert}});
     if (model.ingest.roots > 0)
         segments.push_back({plural(model.ingest.roots, "root", "roots") + ", " +
                                 plural(model.ingest.files, "file", "files"),
@@ -281,6 +276,11 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         if (in.rate > 0) live += " " + short_value(in.rate) + " pts/s";
         segments.push_back({std::move(live), in.backfilling ? Style{Role::kAccent} : base});
     }
+    // Where to look first: the first major incident's root, shortly (the anomalies view, 4,
+    // lists them all). After the counts and the live rate, which the user and the tests read
+    // for the state of the job: on a short line it is cut (with an ellipsis) or left out.
+    if (const std::string first = first_incident_text(model); !first.empty())
+        segments.push_back({first, {Role::kAlert}});
     if (in.warnings > 0)
         segments.push_back({plural(in.warnings, "warning", "warnings") +
                                 (in.note.empty() ? std::string() : ": " + in.note),
