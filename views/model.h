@@ -227,6 +227,7 @@ class ViewModel {
     };
     mutable std::optional<IncidentsKey> incidents_key_;
     mutable IncidentReport incidents_;
+    mutable double incidents_at_ = 0;  // IngestInfo::now when it was found
     // Per (slot, histogram tag): its quantile series. Tags are the Store's interned names.
     std::map<std::pair<int, std::string_view>, std::array<SeriesId, kDistributionQuantiles>> bands_;
 };
