@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "app/compare_options.h"
 #include "app/config.h"
 #include "app/frame_scheduler.h"
+#include "app/incident_watch.h"
 #include "app/ingest_thread.h"
 #include "app/inputs.h"
 #include "app/rules_file.h"
@@ -31,6 +33,7 @@
 #include "core/format.h"
 #include "core/store/store.h"
 #include "views/screen.h"
+#include "views/terminal/notify.h"
 #include "views/terminal/terminal.h"
 
 namespace runtop {
@@ -48,6 +51,8 @@ const std::vector<OptionSpec> kDashboardOptions = {
     {"color", "auto|never|always", "colours (default auto: from TERM, COLORTERM, NO_COLOR)"},
     {"ascii", "", "ASCII glyphs only (default: braille when the locale is UTF-8)"},
     {"no-mouse", "", "leave the mouse to the terminal (select and paste)"},
+    {"notify", "off|bell|desktop",
+     "on each new major incident: ring the bell or send a desktop notification (default off)"},
     {"poll", "MS",
      "poll with stat() every MS ms (default 500) instead of inotify; network filesystems are "
      "polled anyway",
@@ -169,6 +174,9 @@ Result<Settings> settings_from(const Args& args) {
     if (args.has("color")) c.color = args.get("color");
     if (c.color != "auto" && c.color != "never" && c.color != "always")
         return Error{"--color must be auto, never or always, not '" + c.color + "'"};
+    if (args.has("notify")) c.notify = args.get("notify");
+    if (ui::NotifyMode mode; !ui::parse_notify_mode(c.notify, mode))
+        return Error{"--notify must be off, bell or desktop, not '" + c.notify + "'"};
     if (args.has("ascii")) c.ascii = true;
     if (args.has("no-mouse")) c.mouse = false;
     if (args.has("poll")) {
@@ -324,6 +332,10 @@ int cmd_dashboard(const Args& args) {
     StallMinutes stalls;
     bool live = false;
     FrameScheduler frames(std::chrono::milliseconds(config.refresh_ms));
+    ui::NotifyMode notify = ui::NotifyMode::kOff;
+    ui::parse_notify_mode(config.notify, notify);  // checked by settings_from
+    const bool in_tmux = std::getenv("TMUX") != nullptr;
+    IncidentWatch incidents;
     auto next_tick = Clock::now() + std::chrono::milliseconds(kTickMs);
     bool quit = false;
 
@@ -341,6 +353,12 @@ int cmd_dashboard(const Args& args) {
             ui::draw_screen(canvas, model, state);
             term.present(canvas, frame->force);
             frames.drawn(*frame, start, Clock::now());
+            // Between this frame and the next: a bell or notification per new major incident.
+            if (notify != ui::NotifyMode::kOff)
+                for (const std::string& text : incidents.fresh(
+                         model.analyzer().log(), model.incidents(), model.ingest.backfilling))
+                    term.write_between_frames(
+                        ui::notification_bytes(notify, "runtop: " + text, in_tmux));
             if (ui::frame_owed(state)) frames.data_arrived();
         }
 

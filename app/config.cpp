@@ -39,6 +39,10 @@ std::span<const ConfigKey> config_keys() {
          "--poll=MS"},
         {"refresh_ms", &DashboardConfig::refresh_ms, "10 to 3600000",
          "at most one frame per refresh_ms while data streams in (keys always answer at once)", ""},
+        {"notify", &DashboardConfig::notify, "off | bell | desktop",
+         "on each new major incident: the terminal's bell, or a desktop notification (OSC 9 and "
+         "777; through tmux's passthrough inside tmux)",
+         "--notify"},
     };
     return keys;
 }
@@ -163,6 +167,11 @@ std::string bounds_problem(std::string_view key, JsonValue value) {
         const std::string_view v = value.string();
         if (v != "auto" && v != "never" && v != "always")
             return "must be auto, never or always, not \"" + std::string(v) + "\"";
+    }
+    if (key == "notify") {
+        const std::string_view v = value.string();
+        if (v != "off" && v != "bell" && v != "desktop")
+            return "must be off, bell or desktop, not \"" + std::string(v) + "\"";
     }
     if (value.is_string() && value.string().empty()) return "must not be empty";
     if (key == "memory")

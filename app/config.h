@@ -29,6 +29,7 @@ struct DashboardConfig {
     std::string memory = "1G";
     int poll_ms = 0;
     int refresh_ms = 100;
+    std::string notify = "off";         // on each new major incident: off, bell, desktop
     std::string origin;                 // the file read, or "" when there was none
     std::vector<std::string> warnings;  // "FILE:LINE: unknown key "x" (ignored; known: ...)"
 };

@@ -39,6 +39,7 @@ TEST(Config, ErrorsNameTheFileTheLineAndTheKey) {
         {R"({"poll_ms": 1.5})", "c.json:1: poll_ms: must be a whole number"},
         {R"({"poll_ms": 5})", "c.json:1: poll_ms: must be 0, or 10 to 3600000"},
         {R"({"refresh_ms": 1})", "c.json:1: refresh_ms: must be 10 to 3600000"},
+        {R"({"notify": "loud"})", "c.json:1: notify: must be off, bell or desktop, not \"loud\""},
         {R"({"memory": "lots"})", "c.json:1: memory: "},
         {R"({"theme": ""})", "c.json:1: theme: must not be empty"},
         {R"([1])", "c.json: must be a JSON object"},
@@ -70,7 +71,7 @@ TEST(Config, UnknownKeysAreReportedWithTheirLineAndIgnored) {
     EXPECT_EQ(c->warnings[0], "c.json:4: unknown key \"them\" (ignored; did you mean \"theme\"?)");
     EXPECT_EQ(c->warnings[1],
               "c.json:5: unknown key \"nested\" (ignored; known: theme, color, ascii, mouse, "
-              "smoothing, memory, poll_ms, refresh_ms)");
+              "smoothing, memory, poll_ms, refresh_ms, notify)");
 }
 
 TEST(Config, TopLevelKeyLinesSkipStringsCommentsAndNesting) {

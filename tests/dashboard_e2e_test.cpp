@@ -4,10 +4,10 @@
 // Every wait is for text on the screen (TmuxSession::wait_for polls every ~20 ms), never a fixed
 // sleep. Views are recognised by markers that do not depend on column positions: the status
 // line's right-hand text (overview "N cards" / "page i/n", ranks "N ranks, tag i/n", heatmap
-// "tag i/n", anomalies "anomaly i/n", the detail chart's key hints), the anomaly table's "STEP"
-// header, the detail chart's title (its first line starts with the tag), the prompts' texts and
-// the help's title. The fixture is tests/view_fixture.h's rank_events(): four ranks, 400 steps,
-// a grad_norm spike on rank 1 at step 200 and a NaN loss on rank 2 at step 300.
+// "tag i/n", anomalies "row i/n", the detail chart's key hints), the anomaly table's
+// "INCIDENT" header, the detail chart's title (its first line starts with the tag), the prompts'
+// texts and the help's title. The fixture is tests/view_fixture.h's rank_events(): four ranks, 400
+// steps, a grad_norm spike on rank 1 at step 200 and a NaN loss on rank 2 at step 300.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -119,7 +119,7 @@ bool is_heatmap(const std::string& s) {
     return matches(status_line(s), R"(  (rows \d+-\d+ of \d+, )?tag \d+/\d+$)");
 }
 bool is_anomalies(const std::string& s) {
-    return row(s, 0).starts_with("STEP") && matches(status_line(s), R"(anomaly \d+/\d+)");
+    return row(s, 0).starts_with("INCIDENT") && matches(status_line(s), R"(row \d+/\d+)");
 }
 // The detail chart of `tag`: its title starts the first line; the status line has its key hints.
 bool is_detail(const std::string& s, const std::string& tag) {
@@ -313,18 +313,25 @@ TEST_F(DashboardE2e, KeysDriveEveryView) {
         },
         "the filters cleared"));
 
-    // 4, Enter on the first anomaly: the detail chart at its step.
+    // 4, Enter on the first incident: the detail chart of its root at its step.
     ASSERT_TRUE(s.send_keys({"4"}));
     ASSERT_TRUE(s.wait_for(is_anomalies, "the anomaly list"));
     std::string first_row = row(s.capture(), 1);
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(first_row, m, std::regex(R"(^\s*(\d+)\s)"))) << first_row;
-    const long long step = std::stoll(m[1]);
+    // The first incident's row: its mark, then its root's step.
+    ASSERT_TRUE(
+        std::regex_search(first_row, m, std::regex(R"((major|minor)( \(\d+\))?\s+(\d+)\s)")))
+        << first_row;
+    const long long step = std::stoll(m[3]);
     std::string tag;
     for (const char* t : kTags)
         if (has(first_row, t)) tag = t;
     ASSERT_FALSE(tag.empty()) << first_row;
     EXPECT_TRUE(step == 200 || step == 300) << first_row;
+    // Enter on a folded incident unfolds it; then Enter opens its root's chart.
+    if (m[2].matched) {
+        ASSERT_TRUE(s.send_keys({"Enter"}));
+    }
     ASSERT_TRUE(s.send_keys({"Enter"}));
     ASSERT_TRUE(s.wait_for(
         [&](const std::string& screen) {
@@ -553,12 +560,12 @@ TEST_F(DashboardE2e, DemoShowsTheSpikeTheNaNAndTheStragglerWithinSeconds) {
     ASSERT_TRUE(
         s.wait_for([](const std::string& screen) { return has(row(screen, 0), "train/loss"); },
                    "the overview with train/loss first"));
-    // First failure first: the spike at step 70 on top; the NaN (step 140) at the end of the
-    // list, after the monitor's own findings at the spike.
+    // First failure first: the incident of the spike at step 70 on top; the NaN (step 140) at the
+    // end of the list, after the monitor's own findings at the spike.
     ASSERT_TRUE(s.send_keys({"4"}));
     ASSERT_TRUE(s.wait_for(
         [](const std::string& screen) {
-            return row(screen, 0).starts_with("STEP") && matches(row(screen, 1), R"(^70 .*spike)");
+            return row(screen, 0).starts_with("INCIDENT") && matches(row(screen, 1), R"( 70 )");
         },
         "the spike first in the anomaly list", std::chrono::seconds(20)));
     ASSERT_TRUE(s.wait_for(

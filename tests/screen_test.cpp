@@ -116,10 +116,10 @@ TEST_F(Screen, NFromAnywhereShowsTheFirstFailure) {
     ASSERT_EQ(state_.view, ViewId::kDetail);
     EXPECT_EQ(state_.detail.tag, "train/loss");
     EXPECT_EQ(*state_.detail.cursor, 300);
-    EXPECT_NE(frame().find("anomaly 1/1"), std::string::npos);
+    EXPECT_NE(frame().find("incident 1/1 (major)"), std::string::npos);
 }
 
-// n at the last anomaly and N at the first say so: they used to open the same chart again,
+// n at the last incident and N at the first say so: they used to open the same chart again,
 // nothing visible changing.
 TEST_F(Screen, NAtTheLastAnomalyAndNAtTheFirstSaySo) {
     // Three more: rank 0's grad norm is NaN at steps 100, 200 and 350.
@@ -128,23 +128,23 @@ TEST_F(Screen, NAtTheLastAnomalyAndNAtTheFirstSaySo) {
         sink_.append(grad, {s, 1.7e9 + s, s == 100 || s == 200 || s == 350 ? NAN : 1.0});
     model_.update();
     key("n");
-    EXPECT_EQ(state_.flash, "anomaly 1/4");
+    EXPECT_EQ(state_.flash, "incident 1/4 (major)");
     keys("n n n");
-    EXPECT_EQ(state_.flash, "anomaly 4/4");
+    EXPECT_EQ(state_.flash, "incident 4/4 (major)");
     ASSERT_EQ(state_.view, ViewId::kDetail);
     EXPECT_EQ(*state_.detail.cursor, 350);
     key("n");
-    EXPECT_EQ(state_.flash, "last anomaly (4 of 4)");
+    EXPECT_EQ(state_.flash, "last incident (4 of 4, major)");
     EXPECT_EQ(*state_.detail.cursor, 350);  // still the last
-    EXPECT_NE(frame().find("last anomaly (4 of 4)"), std::string::npos) << frame();
+    EXPECT_NE(frame().find("last incident (4 of 4, major)"), std::string::npos) << frame();
     keys("N N N");
-    EXPECT_EQ(state_.flash, "anomaly 1/4");
+    EXPECT_EQ(state_.flash, "incident 1/4 (major)");
     key("N");
-    EXPECT_EQ(state_.flash, "first anomaly (1 of 4)");
+    EXPECT_EQ(state_.flash, "first incident (1 of 4, major)");
     EXPECT_EQ(*state_.detail.cursor, 100);
     // From the list itself too.
     keys("4 End n");
-    EXPECT_EQ(state_.flash, "last anomaly (4 of 4)");
+    EXPECT_EQ(state_.flash, "last incident (4 of 4, major)");
 }
 
 TEST_F(Screen, TagFilterPreviewsAsTypedAndEscUndoes) {

@@ -99,7 +99,7 @@ TEST_F(Snapshot, TooSmallCanvas) {
     lines = testing::split_lines(a.out);
     ASSERT_EQ(lines.size(), 6u) << a.out;
     for (const std::string& line : lines) EXPECT_LE(ui::display_width(line), 20) << line;
-    EXPECT_EQ(lines[0].rfind("STEP", 0), 0u) << a.out;
+    EXPECT_EQ(lines[0].rfind("INCIDENT", 0), 0u) << a.out;
 
     // Below it: a short notice, never a garbled frame.
     for (const char* view : {"overview", "anomalies"}) {

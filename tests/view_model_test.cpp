@@ -335,23 +335,24 @@ TEST_F(Views, AnomalyListSelectsAndPages) {
             [rank](int s) { return s == rank ? std::nan("") : 1.0; });
     analyzer_.finish();
     ViewModel model(store_, analyzer_);
-    ASSERT_EQ(anomaly_rows(model).size(), 12u);
-    Canvas canvas(80, 8);  // 6 rows a page: too short for the readout
     AnomalyState state;
+    ASSERT_EQ(anomaly_rows(model, state).size(), 12u);  // 12 incidents, one member each
+    Canvas canvas(80, 8);                               // 6 rows a page: too short for the readout
     EXPECT_EQ(anomaly_rows_per_page(model, state, 80, 8), 6);
     state.selected = 7;
     draw_anomalies(canvas, model, state);
     // Page 2 holds rows 6..11; row 7 (step 7) is the second, reversed.
-    EXPECT_EQ(row(canvas, 1).rfind("6 ", 0), 0u) << row(canvas, 1);
-    EXPECT_EQ(row(canvas, 2).rfind("7 ", 0), 0u) << row(canvas, 2);
+    EXPECT_EQ(row(canvas, 1).rfind("  major   6 ", 0), 0u) << row(canvas, 1);
+    EXPECT_EQ(row(canvas, 2).rfind("  major   7 ", 0), 0u) << row(canvas, 2);
     EXPECT_TRUE(canvas.at(0, 2).style.reverse);
     EXPECT_FALSE(canvas.at(0, 1).style.reverse);
-    EXPECT_NE(row(canvas, 7).find("anomaly 8/12, page 2/2"), std::string::npos) << row(canvas, 7);
+    EXPECT_NE(row(canvas, 7).find("12 incidents, row 8/12, page 2/2"), std::string::npos)
+        << row(canvas, 7);
     // The filter hides records of series it does not select.
     auto filter = SeriesFilter::make("", "0-2");
     ASSERT_TRUE(filter);
     model.set_filter(std::move(*filter), "", "0-2");
-    EXPECT_EQ(anomaly_rows(model).size(), 3u);
+    EXPECT_EQ(anomaly_rows(model, state).size(), 3u);
 }
 
 // The anomaly list keeps its layout between frames, never past a change: an episode growing
@@ -365,20 +366,20 @@ TEST_F(Views, AnomalyColumnsFollowTheLogAsItChanges) {
     Canvas canvas(120, 12);
     auto column = [&](const char* head) { return find(canvas, head).first; };
     draw_anomalies(canvas, model, state);
-    ASSERT_EQ(anomaly_rows(model).size(), 1u);
-    EXPECT_EQ(column("RUN"), 6);  // "STEP" and the gap
+    ASSERT_EQ(anomaly_rows(model, state).size(), 1u);
+    EXPECT_EQ(column("RUN"), 16);  // "INCIDENT", "STEP" and the gaps
     // The NaN goes on: one record, "100-105".
     for (int s = 101; s <= 105; ++s) sink_.append(loss, {s, 1.7e9 + s, NAN});
     model.update();
     draw_anomalies(canvas, model, state);
-    ASSERT_EQ(anomaly_rows(model).size(), 1u);
-    EXPECT_EQ(column("RUN"), 9) << row(canvas, 0);
+    ASSERT_EQ(anomaly_rows(model, state).size(), 1u);
+    EXPECT_EQ(column("RUN"), 19) << row(canvas, 0);
     // A record of a longer tag widens the tag column.
     const std::string tag = "grad_reduced/layers.0.weight/norm";
     add("job", 0, tag, 20, [](int s) { return s == 7 ? std::nan("") : 1.0; });
     model.update();
     draw_anomalies(canvas, model, state);
-    ASSERT_EQ(anomaly_rows(model).size(), 2u);
+    ASSERT_EQ(anomaly_rows(model, state).size(), 2u);
     EXPECT_EQ(column("RULE") - column("TAG"), static_cast<int>(tag.size()) + 2) << row(canvas, 0);
     // Acknowledged: "ack alert" is wider than the header "SEVERITY".
     const int value = column("VALUE");

@@ -12,7 +12,7 @@ namespace runtop::ui {
 namespace {
 
 // Widest a column gets from what it holds (the cell is fitted with an ellipsis); 0: no cap.
-constexpr std::array<int, kColumns> kCaps = {0, 24, 6, 48, 24, 0, 10, 0};
+constexpr std::array<int, kColumns> kCaps = {0, 0, 24, 6, 48, 24, 0, 10, 0};
 // What the run, tag and rule are cut to before anything else goes.
 constexpr int kLeastRun = 8, kLeastRule = 10, kLeastTag = 16;
 // The least worth a message column: with less, the column goes, the readout holds the selected
@@ -33,15 +33,15 @@ int columns_of(std::string_view text) {
 
 // The widest cell of each column over every row, its header included, within the caps.
 std::array<int, kColumns> natural_widths(const ViewModel& model, const AnomalyState& state,
-                                         const std::vector<std::size_t>& rows,
+                                         const std::vector<AnomalyRow>& rows,
                                          std::size_t run_strip) {
     const AnomalyLog& log = model.analyzer().log();
     std::array<int, kColumns> width{};
     for (int c = 0; c < kColumns; ++c) width[c] = display_width(kAnomalyHeads[c]);
-    for (std::size_t row : rows) {
-        const LogEntry& e = log.ordered()[row];
+    for (const AnomalyRow& row : rows) {
+        const LogEntry& e = log.ordered()[row.entry];
         const std::array<std::string, kColumns> cells =
-            anomaly_cells(log.records()[e.index], e, run_strip);
+            anomaly_cells(log, row, run_strip, model.ascii());
         for (int c = 0; c < kColumns; ++c) {
             int cw = c != kSeverity ? columns_of(cells[c])
                      : state.acknowledged.count(e.index)
@@ -55,12 +55,12 @@ std::array<int, kColumns> natural_widths(const ViewModel& model, const AnomalySt
 }
 
 // See AnomalyLayout::run_strip.
-std::size_t shared_run_prefix(const AnomalyLog& log, const std::vector<std::size_t>& rows) {
+std::size_t shared_run_prefix(const AnomalyLog& log, const std::vector<AnomalyRow>& rows) {
     std::string_view first;
     std::size_t common = 0;
     bool many = false;
-    for (std::size_t row : rows) {
-        const std::string& run = log.records()[log.ordered()[row].index].run;
+    for (const AnomalyRow& row : rows) {
+        const std::string& run = log.records()[log.ordered()[row.entry].index].run;
         if (run.empty() || run == first) continue;
         if (first.empty()) {
             first = run;
@@ -135,9 +135,12 @@ void fit_columns(AnomalyLayout& l, int w) {
 
 }  // namespace
 
-std::array<std::string, kColumns> anomaly_cells(const AnomalyRecord& r, const LogEntry& e,
-                                                std::size_t run_strip) {
-    return {anomaly_steps_text(r),
+std::array<std::string, kColumns> anomaly_cells(const AnomalyLog& log, const AnomalyRow& row,
+                                                std::size_t run_strip, bool ascii) {
+    const LogEntry& e = log.ordered()[row.entry];
+    const AnomalyRecord& r = log.records()[e.index];
+    return {anomaly_incident_cell(row, ascii),
+            anomaly_steps_text(r),
             r.run.empty() ? std::string("-") : r.run.substr(std::min(run_strip, r.run.size())),
             r.rank == kNoRank ? std::string("-") : std::to_string(r.rank),
             r.tag.empty() ? std::string("-") : r.tag,
@@ -153,7 +156,7 @@ std::array<std::string, kColumns> anomaly_cells(const AnomalyRecord& r, const Lo
 struct AnomalyLayoutCache {
     struct Key {
         std::uint64_t points = 0;
-        std::size_t records = 0, shown = 0, rows = 0, acknowledged = 0;
+        std::size_t records = 0, shown = 0, rows = 0, acknowledged = 0, expanded = 0;
         std::uint64_t filter_changes = 0;
         int width = 0, height = 0;
         GlyphTier tier = GlyphTier::kBraille;
@@ -164,13 +167,14 @@ struct AnomalyLayoutCache {
 };
 
 AnomalyLayout anomaly_layout(const ViewModel& model, const AnomalyState& state,
-                             const std::vector<std::size_t>& rows, int width, int height) {
+                             const std::vector<AnomalyRow>& rows, int width, int height) {
     const AnomalyLog& log = model.analyzer().log();
     const AnomalyLayoutCache::Key key{model.analyzer().points(),
                                       log.size(),
                                       log.ordered().size(),
                                       rows.size(),
                                       state.acknowledged.size(),
+                                      state.expanded.size(),
                                       model.filter_changes(),
                                       width,
                                       height,
@@ -187,8 +191,8 @@ AnomalyLayout anomaly_layout(const ViewModel& model, const AnomalyState& state,
     const int share = (height - 2) / 3;
     if (share >= kLeastReadout && !rows.empty()) {
         int lines = 0;
-        for (std::size_t row : rows) {
-            const LogEntry& e = log.ordered()[row];
+        for (const AnomalyRow& row : rows) {
+            const LogEntry& e = log.ordered()[row.entry];
             const bool acked = state.acknowledged.count(e.index) > 0;
             lines = std::max(lines, anomaly_readout_lines(log, e, acked, model.glyphs(), width));
             if (lines + 1 >= share) break;  // it can take no more

@@ -8,7 +8,7 @@
 // readout holds the selected row's whole) rather than any other column being cut for it. Past
 // that, columns give way each only as far as it must: the source goes, the severity shows its
 // mark, the run, the rule and the tag are cut; then the value, run, severity and rank go, and at
-// last the tag and the rule are cut to their headers. The step, tag and rule always stay.
+// last the tag and the rule are cut to their headers. The incident, step, tag and rule always stay.
 #pragma once
 
 #include <array>
@@ -16,19 +16,31 @@
 #include <string>
 #include <vector>
 
+#include "views/anomaly_rows.h"
 #include "views/anomaly_state.h"
 #include "views/model.h"
 
 namespace runtop::ui {
 
-enum AnomalyColumn { kStep, kRun, kRank, kTag, kRule, kSeverity, kValue, kSource, kColumns };
+enum AnomalyColumn {
+    kIncident,
+    kStep,
+    kRun,
+    kRank,
+    kTag,
+    kRule,
+    kSeverity,
+    kValue,
+    kSource,
+    kColumns
+};
 inline constexpr std::array<const char*, kColumns> kAnomalyHeads = {
-    "STEP", "RUN", "RANK", "TAG", "RULE", "SEVERITY", "VALUE", "SOURCE"};
+    "INCIDENT", "STEP", "RUN", "RANK", "TAG", "RULE", "SEVERITY", "VALUE", "SOURCE"};
 
 // A row's cells as the table shows them, the run without its first `run_strip` bytes (the
 // readout names it whole). The severity cell is the bare name: the table draws it as a badge.
-std::array<std::string, kColumns> anomaly_cells(const AnomalyRecord& record, const LogEntry& entry,
-                                                std::size_t run_strip);
+std::array<std::string, kColumns> anomaly_cells(const AnomalyLog& log, const AnomalyRow& row,
+                                                std::size_t run_strip, bool ascii);
 
 struct AnomalyLayout {
     std::array<bool, kColumns> shown{};
@@ -45,8 +57,8 @@ struct AnomalyLayout {
 
 inline constexpr int kAnomalyGap = 2;  // columns between two columns
 
-// `rows`: anomaly_rows(model).
+// `rows`: anomaly_rows(model, state).
 AnomalyLayout anomaly_layout(const ViewModel& model, const AnomalyState& state,
-                             const std::vector<std::size_t>& rows, int width, int height);
+                             const std::vector<AnomalyRow>& rows, int width, int height);
 
 }  // namespace runtop::ui

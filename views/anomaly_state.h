@@ -12,10 +12,13 @@ namespace runtop::ui {
 struct AnomalyLayoutCache;
 
 struct AnomalyState {
-    int selected = 0;  // a row of anomaly_rows(); clamped
+    int selected = 0;  // a row of anomaly_rows() (views/anomaly_rows.h); clamped
     // Records the user acknowledged (`a`), by index into AnomalyLog::records(): drawn dim,
     // marked "ack", never removed.
     std::set<std::size_t> acknowledged;
+    // Incidents unfolded (Enter, Right), by their root's record: their members listed under
+    // them.
+    std::set<std::size_t> expanded;
     mutable std::shared_ptr<AnomalyLayoutCache> layout_cache;  // made by the first layout
 };
 

@@ -29,19 +29,9 @@ std::string watched_text(const ViewModel& model) {
 
 }  // namespace
 
-std::vector<std::size_t> anomaly_rows(const ViewModel& model) {
-    const AnomalyLog& log = model.analyzer().log();
-    const std::vector<LogEntry>& ordered = log.ordered();
-    std::vector<std::size_t> rows;
-    rows.reserve(ordered.size());
-    for (std::size_t i = 0; i < ordered.size(); ++i)
-        if (model.selects(log.records()[ordered[i].index])) rows.push_back(i);
-    return rows;
-}
-
 int anomaly_rows_per_page(const ViewModel& model, const AnomalyState& state, int width,
                           int height) {
-    return anomaly_layout(model, state, anomaly_rows(model), width, height).rows_per_page;
+    return anomaly_layout(model, state, anomaly_rows(model, state), width, height).rows_per_page;
 }
 
 void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& state) {
@@ -54,7 +44,7 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
     const bool ascii = model.ascii();
     const AnomalyLog& log = model.analyzer().log();
     const std::vector<LogEntry>& ordered = log.ordered();
-    const std::vector<std::size_t> rows = anomaly_rows(model);
+    const std::vector<AnomalyRow> rows = anomaly_rows(model, state);
     const int total = static_cast<int>(rows.size());
 
     if (total == 0) {
@@ -101,13 +91,16 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
     for (int i = 0; i < count; ++i) {
         const int y = 1 + i;
         const bool is_selected = first + i == selected;
-        const LogEntry& entry = ordered[rows[first + i]];
+        const AnomalyRow& row = rows[first + i];
+        const LogEntry& entry = ordered[row.entry];
         const std::size_t index = entry.index;
         const std::array<std::string, kColumns> cells =
-            anomaly_cells(log.records()[index], entry, layout.run_strip);
+            anomaly_cells(log, row, layout.run_strip, ascii);
         const bool acked = state.acknowledged.count(index) > 0;
+        // A minor incident (and its members) is listed, not shouted: dim like the acknowledged.
+        const bool quiet = acked || (!row.major && row.kind != AnomalyRowKind::kCondition);
         const Style style = is_selected ? Style{Role::kAccent, true, true}
-                                        : Style{acked ? Role::kDim : Role::kText};
+                                        : Style{quiet ? Role::kDim : Role::kText};
         if (is_selected) canvas.fill(0, y, w, 1, U' ', style);
         draw_row(
             y, [&](int c) { return cells[c]; }, style,
@@ -127,14 +120,16 @@ void draw_anomalies(Canvas& canvas, const ViewModel& model, const AnomalyState& 
 
     // The selected row whole, above the status line.
     if (layout.readout_lines > 0) {
-        const LogEntry& entry = ordered[rows[selected]];
+        const LogEntry& entry = ordered[rows[selected].entry];
         const bool acked = state.acknowledged.count(entry.index) > 0;
         draw_anomaly_readout(canvas, anomaly_readout(log, entry, acked, model.glyphs(), w),
                              canvas.height() - 1 - layout.readout_lines, layout.readout_lines,
                              ascii);
     }
 
-    std::string right = fmt::format("anomaly {}/{}", selected + 1, total);
+    const std::size_t incidents = model.incidents().incidents.size();
+    std::string right = fmt::format("{} incident{}, row {}/{}", incidents,
+                                    incidents == 1 ? "" : "s", selected + 1, total);
     if (pages > 1) right += fmt::format(", page {}/{}", page + 1, pages);
     draw_status(canvas, model, right);
 }
@@ -145,17 +140,33 @@ namespace runtop::ui {
 
 bool anomalies_handle(AnomalyState& state, Action action, const ViewModel& model, int width,
                       int height) {
-    const std::vector<std::size_t> rows = anomaly_rows(model);
+    const std::vector<AnomalyRow> rows = anomaly_rows(model, state);
     const int total = static_cast<int>(rows.size());
     if (total == 0) return false;
     const int per = anomaly_layout(model, state, rows, width, height).rows_per_page;
     const int before = std::clamp(state.selected, 0, total - 1);
+    if (action == Action::kRight) return anomalies_unfold(state, model);
+    if (action == Action::kLeft) {
+        // Folds the incident the row is of, its row selected.
+        const std::optional<int> head = incident_row_of(rows, before);
+        if (!head || !rows[*head].expanded) return false;
+        state.expanded.erase(incident_key(model, model.incidents().incidents[rows[*head].group]));
+        state.selected = *head;
+        return true;
+    }
     int sel = before, column = 0;
-    if (action == Action::kLeft || action == Action::kRight ||
-        !move_in_table(action, sel, column, total, per))
-        return false;
+    if (!move_in_table(action, sel, column, total, per)) return false;
     state.selected = std::clamp(sel, 0, total - 1);
     return state.selected != before;
+}
+
+bool anomalies_unfold(AnomalyState& state, const ViewModel& model) {
+    const std::vector<AnomalyRow> rows = anomaly_rows(model, state);
+    if (rows.empty()) return false;
+    const AnomalyRow& row = rows[std::clamp(state.selected, 0, static_cast<int>(rows.size()) - 1)];
+    if (row.kind != AnomalyRowKind::kIncident || row.members <= 1 || row.expanded) return false;
+    state.expanded.insert(incident_key(model, model.incidents().incidents[row.group]));
+    return true;
 }
 
 namespace {
@@ -163,7 +174,7 @@ namespace {
 // The row at screen line y (-1: none).
 int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int width,
                    int height) {
-    const std::vector<std::size_t> rows = anomaly_rows(model);
+    const std::vector<AnomalyRow> rows = anomaly_rows(model, state);
     const int total = static_cast<int>(rows.size());
     if (total == 0 || y < 1) return -1;
     const int per = anomaly_layout(model, state, rows, width, height).rows_per_page;
@@ -176,10 +187,25 @@ int anomaly_row_at(const AnomalyState& state, int y, const ViewModel& model, int
 
 std::optional<std::size_t> anomaly_selected_record(const AnomalyState& state,
                                                    const ViewModel& model) {
-    const std::vector<std::size_t> rows = anomaly_rows(model);
+    const std::vector<AnomalyRow> rows = anomaly_rows(model, state);
     if (rows.empty()) return std::nullopt;
     const int sel = std::clamp(state.selected, 0, static_cast<int>(rows.size()) - 1);
-    return model.analyzer().log().ordered()[rows[sel]].index;
+    return model.analyzer().log().ordered()[rows[sel].entry].index;
+}
+
+std::vector<std::size_t> anomaly_selected_records(const AnomalyState& state,
+                                                  const ViewModel& model) {
+    const std::vector<AnomalyRow> rows = anomaly_rows(model, state);
+    if (rows.empty()) return {};
+    const AnomalyRow& row = rows[std::clamp(state.selected, 0, static_cast<int>(rows.size()) - 1)];
+    const AnomalyLog& log = model.analyzer().log();
+    std::vector<std::size_t> out;
+    if (row.kind == AnomalyRowKind::kIncident && !row.expanded)
+        for (std::size_t m : model.incidents().incidents[row.group].members)
+            out.push_back(log.ordered()[m].index);
+    else
+        out.push_back(log.ordered()[row.entry].index);
+    return out;
 }
 
 Pointer anomalies_mouse(AnomalyState& state, const InputEvent& event, const ViewModel& model,

@@ -421,6 +421,24 @@ std::uint64_t ViewModel::points() const {
     return n;
 }
 
+const IncidentReport& ViewModel::incidents() const {
+    const AnomalyLog& log = analyzer_.log();
+    std::uint64_t counts = 0;  // a pass of additions: far cheaper than grouping the log again
+    for (const AnomalyRecord& r : log.records()) counts += r.count;
+    const IncidentsKey key{counts, log.size(), log.ordered().size()};
+    if (incidents_key_ == key) return incidents_;
+    // While a live job streams in, the log changes every frame: grouped again at most once a
+    // second (and not for a key's frame), so loading a large job is not slowed by it.
+    constexpr double kRegroupSeconds = 1.0;
+    if (incidents_key_ && ingest.live &&
+        (ingest.key_frame || ingest.now - incidents_at_ < kRegroupSeconds))
+        return incidents_;
+    incidents_ = find_incidents(log);
+    incidents_key_ = key;
+    incidents_at_ = ingest.now;
+    return incidents_;
+}
+
 AlertCounts ViewModel::alert_counts() const {
     AlertCounts c;
     if (selects_all() && analyzer_.series_count() <= seen_) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/analysis/analyzer.h"
+#include "core/analysis/incidents.h"
 #include "core/distribution.h"
 #include "core/run_labels.h"
 #include "core/series_filter.h"
@@ -159,6 +160,10 @@ class ViewModel {
     std::array<SeriesId, kDistributionQuantiles> band(SeriesId median) const;
     // Whether the anomaly views show a record (run-level records, with no tag: when the run is).
     bool selects(const AnomalyRecord& record) const;
+    // The anomaly log grouped into incidents (core/analysis/incidents.h), whatever the filter.
+    // Found again only when the log changed: logs reach hundreds of thousands of records, and
+    // the status line asks every frame.
+    const IncidentReport& incidents() const;
 
   private:
     // The series of one (run, rank) that the filter selects; its index is the overlay index.
@@ -212,6 +217,17 @@ class ViewModel {
     mutable std::vector<SeriesId> selected_;
     mutable bool selected_stale_ = false;
     std::uint64_t bytes_ = 0;  // memory_bytes()
+    // incidents(), with what it was found from: the log changes as records are added (the
+    // records held) or an episode grows (the records' points). Not the points judged: they
+    // change every frame of a live run, the log seldom.
+    struct IncidentsKey {
+        std::uint64_t counts = 0;
+        std::size_t records = 0, shown = 0;
+        bool operator==(const IncidentsKey&) const = default;
+    };
+    mutable std::optional<IncidentsKey> incidents_key_;
+    mutable IncidentReport incidents_;
+    mutable double incidents_at_ = 0;  // IngestInfo::now when it was found
     // Per (slot, histogram tag): its quantile series. Tags are the Store's interned names.
     std::map<std::pair<int, std::string_view>, std::array<SeriesId, kDistributionQuantiles>> bands_;
 };

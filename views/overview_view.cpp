@@ -487,7 +487,7 @@ void draw_overview(Canvas& canvas, const ViewModel& model, const OverviewState& 
     if (canvas.width() >= 110)
         right = std::string(anomalies ? "n: first anomaly  " : "") + "?: keys  " + right;
     else if (canvas.width() >= 60)
-        right = std::string(anomalies ? "n anomaly  " : "") + "? keys  " + right;
+        right = std::string(anomalies ? "n incident  " : "") + "? keys  " + right;
     draw_status(canvas, model, right);
 }
 

@@ -77,39 +77,55 @@ bool open_selection(UiState& state, const ViewModel& model, int w, int h) {
     return open_target(state, model, view_row(state.view).selected(state, model, w, h));
 }
 
-// n / N: the next or previous anomaly, opened in the detail chart.
+// n / N: the next or previous incident (core/analysis/incidents.h) in step order, majors and
+// minors alike, its root opened in the detail chart.
 bool step_anomaly(UiState& state, const ViewModel& model, int direction, int w, int h) {
-    const int total = static_cast<int>(anomaly_rows(model).size());
+    const std::vector<AnomalyRow> rows = anomaly_rows(model, state.anomalies);
+    std::vector<int> heads;  // the incidents' rows, in step order
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r)
+        if (rows[r].kind == AnomalyRowKind::kIncident) heads.push_back(r);
+    const int total = static_cast<int>(heads.size());
     if (total == 0) {
-        state.flash = "no anomalies";
+        state.flash = rows.empty() ? "no anomalies" : "no incidents (conditions only)";
         return true;
     }
-    // From the grid views n starts at the first failure (N at the last); from the anomaly list
-    // or a chart it steps on from the selected one.
+    // From the grid views n starts at the first incident (N at the last); from the anomaly list
+    // or a chart it steps on from the selected one's.
     const bool fresh = !view_row(state.view).anomaly_steps_on;
-    const int from = std::clamp(state.anomalies.selected, 0, total - 1);
+    int from = 0;
+    if (const std::optional<int> head = incident_row_of(rows, state.anomalies.selected))
+        from = static_cast<int>(std::find(heads.begin(), heads.end(), *head) - heads.begin());
+    else if (state.anomalies.selected >= heads.back())  // a condition: after every incident
+        from = total;
     const int sel =
         fresh ? (direction > 0 ? 0 : total - 1) : std::clamp(from + direction, 0, total - 1);
-    state.anomalies.selected = sel;
+    state.anomalies.selected = heads[sel];
     open_target(state, model, anomalies_selected(state.anomalies, model, w, h));
     // Past either end the chart stays where it is: say why nothing moved.
+    const char* size = rows[heads[sel]].major ? "major" : "minor";
     const bool at_end = !fresh && sel == from;
-    state.flash = at_end ? fmt::format("{} anomaly ({} of {})", direction > 0 ? "last" : "first",
-                                       sel + 1, total)
-                         : fmt::format("anomaly {}/{}", sel + 1, total);
+    state.flash = at_end ? fmt::format("{} incident ({} of {}, {})",
+                                       direction > 0 ? "last" : "first", sel + 1, total, size)
+                         : fmt::format("incident {}/{} ({})", sel + 1, total, size);
     return true;
 }
 
 void acknowledge(UiState& state, const ViewModel& model, Analyzer& analyzer) {
-    const std::optional<std::size_t> index = anomaly_selected_record(state.anomalies, model);
-    if (!index) return;
-    state.anomalies.acknowledged.insert(*index);
-    const AnomalyRecord& r = model.analyzer().log().records()[*index];
-    state.flash = "acknowledged: " + r.tag + " " + r.rule + " at step " + std::to_string(r.step) +
-                  " (still listed)";
-    if (r.series != kNoSeries && !analyzer.acknowledge_record(*index))
-        state.flash += fmt::format("; what fired on it later (step {}) still counts",
-                                   model.analyzer().series_state(r.series).last_step);
+    const std::vector<std::size_t> records = anomaly_selected_records(state.anomalies, model);
+    if (records.empty()) return;
+    std::string later;  // what fired later on a series acknowledged, which still counts
+    for (std::size_t index : records) {
+        state.anomalies.acknowledged.insert(index);
+        const AnomalyRecord& r = model.analyzer().log().records()[index];
+        if (r.series != kNoSeries && !analyzer.acknowledge_record(index) && later.empty())
+            later = fmt::format("; what fired on {} later (step {}) still counts",
+                                records.size() == 1 ? std::string("it") : r.tag,
+                                model.analyzer().series_state(r.series).last_step);
+    }
+    const AnomalyRecord& r = model.analyzer().log().records()[records.front()];
+    state.flash = "acknowledged: " + r.tag + " " + r.rule + " at step " + std::to_string(r.step);
+    if (records.size() > 1) state.flash += fmt::format(" and {} more", records.size() - 1);
+    state.flash += " (still listed)" + later;
 }
 
 // --- the filter prompts ---

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/format.h"
+#include "views/tag_title.h"
 
 namespace runtop::ui {
 namespace {
@@ -175,6 +176,20 @@ std::string level_count(AlertLevel level, GlyphTier tier, std::size_t n) {
 
 }  // namespace
 
+std::string first_incident_text(const ViewModel& model) {
+    const IncidentReport& report = model.incidents();
+    if (!report.first_major) return {};
+    const AnomalyLog& log = model.analyzer().log();
+    const Incident& incident = report.incidents[*report.first_major];
+    const AnomalyRecord& r = log.records()[log.ordered()[incident.root()].index];
+    std::string text = "first: step " + short_step(r.step);
+    if (r.rank != kNoRank) text += " rank " + std::to_string(r.rank);
+    // The tag's layer and op stay when a long one is cut: the line has other things to say.
+    constexpr int kTagBudget = 32;
+    text += " " + (r.tag.empty() ? r.rule : fit_tag(r.tag, kTagBudget, model.ascii()));
+    return text;
+}
+
 void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right) {
     const int y = canvas.height() - 1;
     const int w = canvas.width();
@@ -261,6 +276,11 @@ void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right)
         if (in.rate > 0) live += " " + short_value(in.rate) + " pts/s";
         segments.push_back({std::move(live), in.backfilling ? Style{Role::kAccent} : base});
     }
+    // Where to look first: the first major incident's root, shortly (the anomalies view, 4,
+    // lists them all). After the counts and the live rate, which the user and the tests read
+    // for the state of the job: on a short line it is cut (with an ellipsis) or left out.
+    if (const std::string first = first_incident_text(model); !first.empty())
+        segments.push_back({first, {Role::kAlert}});
     if (in.warnings > 0)
         segments.push_back({plural(in.warnings, "warning", "warnings") +
                                 (in.note.empty() ? std::string() : ": " + in.note),

@@ -52,9 +52,13 @@ std::string log_y_text(bool nothing_positive, std::uint64_t non_positive, bool a
 // "too small" and the sizes, centred, each line fitted to the canvas.
 void draw_too_small(Canvas& canvas, std::string_view view_name);
 
-// The bottom row: alert counts (by series state), the filter, runs, series, points, roots and
-// files; `right` (the view's own: page, row) right-aligned in at most half the row. Segments
-// that do not fit are cut from the end, so the alert counts go last.
+// "first: step 7 rank 0 actv/fc1.input:0/norm": the first major incident's root, for the status
+// line; "" when there is none.
+std::string first_incident_text(const ViewModel& model);
+
+// The bottom row: alert counts (by series state), the first major incident, the filter, runs,
+// series, points, roots and files; `right` (the view's own: page, row) right-aligned in at most
+// half the row. Segments that do not fit are cut from the end, so the alert counts go last.
 void draw_status(Canvas& canvas, const ViewModel& model, std::string_view right);
 
 // How views name series: "r2", or the run (ViewModel::run_label, fitted to run_columns) and rank

@@ -219,7 +219,10 @@ const std::array<ViewRow, 7>& rows() {
          TakesTag::kNever,
          nullptr,
          {},
-         true},
+         true,
+         nullptr,
+         // Enter unfolds a folded incident; on any other row it opens the chart.
+         [](UiState& s, const ViewModel& m, int, int) { return anomalies_unfold(s.anomalies, m); }},
         {ViewId::kCompare, "compare", Action::kViewCompare, Scope::kCompare,
          [](Canvas& c, const ViewModel& m, const UiState& s) { draw_compare(c, m, s.compare); },
          compare_keys,

@@ -485,6 +485,10 @@ void Terminal::present(const Canvas& canvas, bool force) {
     t.previous = canvas;
 }
 
+void Terminal::write_between_frames(std::string_view bytes) {
+    if (!impl_->ended) write_all(bytes);  // with the screen given back, the shell's
+}
+
 namespace {
 
 // After ESC: an escape sequence curses did not know, Alt and a character, or Esc alone.

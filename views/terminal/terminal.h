@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/result.h"
 #include "views/canvas.h"
@@ -59,6 +60,9 @@ class Terminal {
     // Copies the canvas to the screen: only cells that differ from the last frame are touched,
     // then wnoutrefresh + one doupdate. `force` (Ctrl-L) repaints everything.
     void present(const Canvas& canvas, bool force = false);
+    // Bytes straight to the terminal (a bell, a notification: views/terminal/notify.h), after
+    // present() has flushed a frame and before the next: never inside one.
+    void write_between_frames(std::string_view bytes);
 
     struct Impl;  // opaque: terminal.cpp's (the curses state)
 
