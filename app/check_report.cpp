@@ -68,14 +68,19 @@ std::vector<std::string> member_cells(const AnomalyRecord& r, const LogEntry& e)
             std::string(anomaly_source_name(r.source))};
 }
 
-void member_json(JsonWriter& w, const AnomalyLog& log, const LogEntry& e) {
-    const AnomalyRecord& r = log.records()[e.index];
-    w.begin_object();
+// Where a record is, as every object of check's JSON names it.
+void place_json(JsonWriter& w, const AnomalyRecord& r) {
     w.key("run").string(r.run);
     w.key("rank");
     r.rank == kNoRank ? w.null() : w.integer(r.rank);
     w.key("tag").string(r.tag);
     w.key("step").integer(r.step);
+}
+
+void member_json(JsonWriter& w, const AnomalyLog& log, const LogEntry& e) {
+    const AnomalyRecord& r = log.records()[e.index];
+    w.begin_object();
+    place_json(w, r);
     w.key("last_step").integer(r.last_step);
     w.key("count").integer(r.count);
     w.key("micro_step").integer(r.micro_step);
@@ -191,11 +196,7 @@ void print_check_json(const AnomalyLog& log, const IncidentReport& report, std::
         w.key("severity").string(severity_name(inc.severity));
         w.key("strength").number(inc.strength);
         w.key("root").begin_object();
-        w.key("run").string(r.run);
-        w.key("rank");
-        r.rank == kNoRank ? w.null() : w.integer(r.rank);
-        w.key("tag").string(r.tag);
-        w.key("step").integer(r.step);
+        place_json(w, r);
         w.key("rule").string(r.rule);
         w.key("value").number(r.value);
         w.key("reference").number(r.reference);

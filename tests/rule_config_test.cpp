@@ -37,9 +37,10 @@ std::string error_of(std::string_view text) {
 }
 
 using Types = std::vector<RuleType>;
-const Types kDefaultTypes{RuleType::kNonFinite, RuleType::kSpike, RuleType::kStall};
+const Types kDefaultTypes{RuleType::kNonFinite, RuleType::kSpike, RuleType::kCrossRank,
+                          RuleType::kStall};
 
-TEST(RuleConfig, DefaultsAreNonFiniteSpikeAndStall) {
+TEST(RuleConfig, DefaultsAreNonFiniteSpikeCrossRankAndStall) {
     const RuleSet set = default_rules();
     EXPECT_EQ(types_of(set), kDefaultTypes);
     EXPECT_TRUE(set.warnings.empty());
@@ -56,7 +57,15 @@ TEST(RuleConfig, DefaultsAreNonFiniteSpikeAndStall) {
     EXPECT_EQ(spike.scope.exclude_tags, default_spike_exclusions());
     EXPECT_EQ(spike.spike.k, 6.0);
 
-    const RuleConfig& stall = set.rules[2];
+    // A rank ten times its peers, from the first step, on the tags spikes are judged on.
+    const RuleConfig& cross_rank = set.rules[2];
+    EXPECT_EQ(cross_rank.name, "cross_rank");
+    EXPECT_EQ(cross_rank.severity, Severity::kWarn);
+    EXPECT_EQ(cross_rank.scope.exclude_tags, default_spike_exclusions());
+    EXPECT_EQ(cross_rank.cross_rank.min_ratio, 10);
+    EXPECT_EQ(cross_rank.cross_rank.k, 5);
+
+    const RuleConfig& stall = set.rules[3];
     EXPECT_EQ(stall.name, "stall");
     EXPECT_EQ(stall.severity, Severity::kWarn);
     EXPECT_EQ(stall.stall.seconds, 600);
@@ -71,8 +80,8 @@ TEST(RuleConfig, MsProbeMonitorConfigIsReadVerbatim) {
     const RuleSet set =
         parsed(R"({"targets":{},"ops":["norm"],"alert":{"rules":[{"rule_name":"AnomalyNan"},)"
                R"({"rule_name":"AnomalyTurbulence","args":{"threshold":0.5}}],"dump":true}})");
-    EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kStall,
-                                    RuleType::kMsProbe}));
+    EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kCrossRank,
+                                    RuleType::kStall, RuleType::kMsProbe}));
     EXPECT_TRUE(set.warnings.empty());
     const RuleConfig& m = set.rules.back();
     EXPECT_EQ(m.name, "msprobe");
@@ -88,7 +97,7 @@ TEST(RuleConfig, TopLevelRulesMayBeMsProbeRuleNames) {
     const RuleSet set = parsed(R"({"rules":[
         {"rule_name":"AnomalyTurbulence","args":{"threshold":0.5}},
         {"rule_name":"AnomalyNan","args":{"threshold":1e10}}]})");
-    ASSERT_EQ(set.rules.size(), 4u);
+    ASSERT_EQ(set.rules.size(), 5u);
     const RuleConfig& m = set.rules.back();
     EXPECT_EQ(m.type, RuleType::kMsProbe);
     ASSERT_EQ(m.msprobe.specs.size(), 2u);
@@ -111,7 +120,8 @@ TEST(RuleConfig, DefaultsFalseDropsTheBuiltIns) {
 
 TEST(RuleConfig, BuiltInTypeReplacesItsDefault) {
     const RuleSet set = parsed(R"({"rules": [{"rule": "spike", "k": 9}]})");
-    EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kStall, RuleType::kSpike}));
+    EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kCrossRank, RuleType::kStall,
+                                    RuleType::kSpike}));
     const RuleConfig* spike = find_rule(set, RuleType::kSpike);
     ASSERT_NE(spike, nullptr);
     EXPECT_EQ(spike->spike.k, 9);
@@ -122,7 +132,26 @@ TEST(RuleConfig, BuiltInTypeReplacesItsDefault) {
 
 TEST(RuleConfig, DisabledBuiltInIsRemoved) {
     const RuleSet set = parsed(R"({"rules": [{"rule": "nonfinite", "enabled": false}]})");
-    EXPECT_EQ(types_of(set), (Types{RuleType::kSpike, RuleType::kStall}));
+    EXPECT_EQ(types_of(set), (Types{RuleType::kSpike, RuleType::kCrossRank, RuleType::kStall}));
+    const RuleSet no_cross = parsed(R"({"rules": [{"rule": "cross_rank", "enabled": false}]})");
+    EXPECT_EQ(types_of(no_cross),
+              (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kStall}));
+}
+
+// A cross_rank entry replaces the built-in one, and is what it says: no ratio, no exclusions.
+TEST(RuleConfig, ACrossRankEntryReplacesTheBuiltInOne) {
+    const RuleSet set = parsed(R"({"rules": [{"rule": "cross_rank", "tags": "grad", "k": 4}]})");
+    EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kStall,
+                                    RuleType::kCrossRank}));
+    const RuleConfig* c = find_rule(set, RuleType::kCrossRank);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->cross_rank.k, 4);
+    EXPECT_EQ(c->cross_rank.min_ratio, 0);
+    EXPECT_TRUE(c->scope.exclude_tags.empty());
+    EXPECT_EQ(parsed(R"({"rules": [{"rule": "cross_rank", "min_ratio": 20}]})")
+                  .rules.back()
+                  .cross_rank.min_ratio,
+              20);
 }
 
 TEST(RuleConfig, SecondEntryOfABuiltInTypeAddsARule) {
