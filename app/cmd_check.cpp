@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include <fmt/format.h>
-
 #include "app/check_follow.h"
 #include "app/check_report.h"
 #include "app/commands.h"
@@ -16,7 +14,6 @@
 #include "core/analysis/analyzing_sink.h"
 #include "core/filtering_sink.h"
 #include "core/format.h"
-#include "core/json/json_writer.h"
 
 namespace runtop {
 

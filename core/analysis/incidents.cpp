@@ -94,23 +94,17 @@ double median(std::vector<double> v) {
     return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
 }
 
-struct Building {
-    Incident incident;
-};
-
 class Finder {
   public:
     Finder(const AnomalyLog& log, const IncidentOptions& options)
-        : log_(log), records_(log.records()), ordered_(log.ordered()), options_(options) {}
+        : records_(log.records()), ordered_(log.ordered()), options_(options) {}
 
     IncidentReport run() {
         out_.incident_of.assign(ordered_.size(), kNoIncident);
         find_conditions();
         group();
-        for (Building& b : building_) order_members(b.incident);
-        std::vector<Incident> incidents;
-        incidents.reserve(building_.size());
-        for (Building& b : building_) incidents.push_back(std::move(b.incident));
+        for (Incident& inc : building_) order_members(inc);
+        std::vector<Incident> incidents = std::move(building_);
         std::stable_sort(incidents.begin(), incidents.end(),
                          [](const Incident& a, const Incident& b) { return a.step < b.step; });
         out_.incidents = std::move(incidents);
@@ -199,25 +193,24 @@ class Finder {
             auto it =
                 nonfinite_like(r) ? incident_of_series.find(series) : incident_of_series.end();
             if (it != incident_of_series.end()) {
-                const Incident& inc = building_[it->second].incident;
+                const Incident& inc = building_[it->second];
                 if (r.step <= inc.last_step + options_.window) joined = it->second;
             }
             // Another series at the step the run's newest incident began.
             if (joined == kNoIncident) {
                 auto it = newest.find(r.run);
-                if (it != newest.end() && building_[it->second].incident.step == r.step)
-                    joined = it->second;
+                if (it != newest.end() && building_[it->second].step == r.step) joined = it->second;
             }
             if (joined == kNoIncident) {
                 joined = building_.size();
-                Building b;
-                b.incident.run = r.run;
-                b.incident.step = r.step;
-                b.incident.last_step = r.step;
+                Incident b;
+                b.run = r.run;
+                b.step = r.step;
+                b.last_step = r.step;
                 building_.push_back(std::move(b));
                 newest[r.run] = joined;
             }
-            Incident& inc = building_[joined].incident;
+            Incident& inc = building_[joined];
             inc.members.push_back(k);
             inc.last_step = std::max(inc.last_step, r.step);
             if (nonfinite_like(r)) incident_of_series[series] = joined;
@@ -337,13 +330,12 @@ class Finder {
         }
     }
 
-    const AnomalyLog& log_;
     const std::vector<AnomalyRecord>& records_;
     const std::vector<LogEntry>& ordered_;
     IncidentOptions options_;
     IncidentReport out_;
     std::vector<bool> in_condition_;
-    std::vector<Building> building_;
+    std::vector<Incident> building_;  // in the order they began
 };
 
 }  // namespace
@@ -375,9 +367,7 @@ FlowStage flow_stage(const AnomalyRecord& r) {
 }
 
 double deviation(const AnomalyRecord& r) {
-    if (r.rule == "nonfinite" || r.rule == msprobe_rule_name(MsProbeRuleKind::kNan) ||
-        !std::isfinite(r.value))
-        return kDeviationCap;
+    if (nonfinite_like(r)) return kDeviationCap;
     if (!std::isfinite(r.reference)) return 1;
     if (r.reference == 0) return r.value == 0 ? 1 : kDeviationCap;
     double ratio = std::fabs(r.value) / std::fabs(r.reference);
@@ -395,17 +385,11 @@ std::string incident_root_text(const AnomalyLog& log, const Incident& incident) 
     const AnomalyRecord& r = log.records()[e.index];
     std::string where = r.rank == kNoRank ? std::string() : fmt::format("rank {} ", r.rank);
     where += r.tag.empty() ? std::string("(run)") : r.tag;
+    // The ratio only where it says something: a NaN or Inf is off by its kind.
     const double d = deviation(r);
-    std::string off;
-    if (!std::isfinite(r.value))
-        off = format_value(r.value);
-    else if (d >= kDeviationCap)
-        off = format_value(r.value);
-    else if (d > 1)
-        off =
-            fmt::format("{}, {:.3g}x off {}", format_value(r.value), d, format_value(r.reference));
-    else
-        off = format_value(r.value);
+    std::string off = format_value(r.value);
+    if (d > 1 && d < kDeviationCap)
+        off += fmt::format(", {:.3g}x off {}", d, format_value(r.reference));
     return fmt::format("{} {} at step {}: {}", where, r.rule, r.step, off);
 }
 
