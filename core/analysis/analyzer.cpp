@@ -24,9 +24,18 @@ constexpr std::size_t kMaxPendingSteps = 16;
 constexpr double kLevelMads = 1.5;
 // While the backfill reads what was on disk, files arrive one after another, a rank's whole
 // history before the next rank's, so no step can be judged until every rank is read: steps wait
-// for set_live() or finish(). This bounds what waits (values over every group, 32 bytes each:
-// about 64 MB); past it the growing group's steps are judged with the ranks it has.
-constexpr std::size_t kMaxBackfillPendingValues = std::size_t{1} << 21;
+// for set_live() or finish(). This bounds what waits (values over every group: 4 or 8 bytes each
+// in a column, 32 in a backlog); past it the growing group's steps are judged with the ranks it
+// has.
+constexpr std::uint64_t kMaxBackfillBytes = std::uint64_t{64} << 20;
+constexpr std::uint32_t kNoColumn = 0xffffffffu;
+
+// The bytes a vector's capacity grew (or shrank) by since it was `held` elements.
+template <class T>
+std::int64_t grown_bytes(const std::vector<T>& v, std::size_t held) {
+    return (static_cast<std::int64_t>(v.capacity()) - static_cast<std::int64_t>(held)) *
+           static_cast<std::int64_t>(sizeof(T));
+}
 // The same bound for envelope steps (one per spike rule, run, tag and step; about 80 bytes
 // each): past it the oldest step of the growing envelope is judged with the members it has.
 constexpr std::size_t kMaxBackfillEnvelopeSteps = std::size_t{1} << 19;
@@ -302,8 +311,9 @@ std::uint64_t Analyzer::recount_bytes() const {
     for (const Group& g : groups_) {
         for (const auto& [step, values] : g.pending)
             n += tree_node_bytes<Group::PendingMap>() + values.capacity() * sizeof(RankValue);
-        n += g.backlog.capacity() * sizeof(Group::Waiting);
+        n += g.backlog.capacity() * sizeof(Group::Waiting) + column_bytes(g);
     }
+    n += column_of_.capacity() * sizeof(std::uint32_t);
     spikes_.for_each([&n](const SpikeDetector& d) { n += d.heap_bytes(); });
     n += envelope_ids_.size() * tree_node_bytes<decltype(envelope_ids_)>();
     for (const Envelope& e : envelopes_)
@@ -470,11 +480,8 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 g.seen_negative |= v < 0;
                 ++pending_values_;
                 if (!live_) {
-                    const std::size_t held = g.backlog.capacity();
-                    g.backlog.push_back({p.step, {s.rank, v, id}});
-                    charge(static_cast<std::int64_t>((g.backlog.capacity() - held) *
-                                                     sizeof(Group::Waiting)));
-                    if (pending_values_ > kMaxBackfillPendingValues) judge_backlog(g);
+                    wait_in_backfill(g, id, s.rank, p.step, v);
+                    if (backfill_bytes_ > kMaxBackfillBytes) judge_backlog(g);
                     break;
                 }
                 const std::size_t steps = g.pending.size();
@@ -738,13 +745,144 @@ void Analyzer::judge_oldest(Group& g) {
 }
 
 void Analyzer::judge_waiting_steps() {
+    // The columns go together with their arena: no slab is handed back one by one.
+    if (column_arena_) column_arena_->closing();
     for (Group& g : groups_) {
         judge_backlog(g);
         while (!g.pending.empty()) judge_oldest(g);
     }
+    charge(-grown_bytes(column_of_, 0));
+    std::vector<std::uint32_t>().swap(column_of_);  // live values wait in Group::pending
+    column_arena_.reset();
+}
+
+void Analyzer::wait_in_backfill(Group& g, SeriesId id, int rank, std::int64_t step, double value) {
+    if (!g.loose) {
+        if (column_of_.size() <= id) {
+            const std::size_t held = column_of_.capacity();
+            column_of_.resize(std::max<std::size_t>(id + 1, column_of_.size() * 2), kNoColumn);
+            charge(grown_bytes(column_of_, held));
+        }
+        std::uint32_t& c = column_of_[id];
+        if (c == kNoColumn) {
+            if (!column_arena_) column_arena_ = std::make_unique<PointArena>();
+            c = static_cast<std::uint32_t>(g.columns.size());
+            const std::size_t held = g.columns.capacity();
+            g.columns.push_back({.series = id});
+            hold(grown_bytes(g.columns, held));
+        }
+        // A series with two cross-rank rules: its column is the other group's.
+        Group::Column* column =
+            c < g.columns.size() && g.columns[c].series == id ? &g.columns[c] : nullptr;
+        const std::size_t at = column ? column->size : 0;
+        bool follows = false;
+        if (column && at < g.steps.size()) {
+            follows = g.steps[at] == step;
+        } else if (column && at == g.steps.size()) {
+            const std::size_t held = g.steps.heap_bytes();
+            follows = g.steps.push_back(step);
+            hold(static_cast<std::int64_t>(g.steps.heap_bytes()) - static_cast<std::int64_t>(held));
+        }
+        if (follows) {
+            const auto narrow = static_cast<float>(value);
+            // NaN's payload does not matter: a NaN is never compared.
+            if (!g.wide && narrow != value && !std::isnan(value)) widen(g);
+            if (column->size == column->capacity)
+                // Most ranks write the steps the first one did: room for them at once.
+                resize_column(
+                    g, *column,
+                    std::max<std::size_t>({g.steps.size(), std::size_t{column->capacity} * 2, 8}));
+            if (g.wide)
+                static_cast<double*>(column->values)[column->size++] = value;
+            else
+                static_cast<float*>(column->values)[column->size++] = narrow;
+            return;
+        }
+        loosen(g);
+    }
+    const std::size_t held = g.backlog.capacity();
+    g.backlog.push_back({step, {rank, value, id}});
+    hold(grown_bytes(g.backlog, held));
+}
+
+void Analyzer::resize_column(Group& g, Group::Column& c, std::size_t want) {
+    const std::size_t unit = g.value_bytes();
+    c.values = column_arena_->reallocate(c.values, c.capacity * unit, c.size * unit, want * unit);
+    hold(static_cast<std::int64_t>(PointArena::footprint(want * unit)) -
+         static_cast<std::int64_t>(PointArena::footprint(c.capacity * unit)));
+    c.capacity = static_cast<std::uint32_t>(want);
+}
+
+void Analyzer::widen(Group& g) {
+    for (Group::Column& c : g.columns) {
+        const std::size_t bytes = c.capacity * sizeof(double);
+        auto* wide = static_cast<double*>(column_arena_->allocate(bytes));
+        const auto* narrow = static_cast<const float*>(c.values);
+        std::copy(narrow, narrow + c.size, wide);
+        column_arena_->release(c.values, c.capacity * sizeof(float));
+        hold(static_cast<std::int64_t>(PointArena::footprint(bytes)) -
+             static_cast<std::int64_t>(PointArena::footprint(c.capacity * sizeof(float))));
+        c.values = wide;
+    }
+    g.wide = true;
+}
+
+std::size_t Analyzer::column_bytes(const Group& g) const {
+    std::size_t n = g.steps.heap_bytes() + g.columns.capacity() * sizeof(Group::Column);
+    for (const Group::Column& c : g.columns)
+        n += PointArena::footprint(c.capacity * g.value_bytes());
+    return n;
+}
+
+void Analyzer::drop_columns(Group& g) {
+    hold(-static_cast<std::int64_t>(column_bytes(g)));
+    for (const Group::Column& c : g.columns) {
+        column_of_[c.series] = kNoColumn;
+        column_arena_->release(c.values, c.capacity * g.value_bytes());
+    }
+    std::vector<Group::Column>().swap(g.columns);
+    g.steps = StepList();
+    g.wide = false;
+}
+
+void Analyzer::loosen(Group& g) {
+    const std::size_t held = g.backlog.capacity();
+    std::size_t values = 0;
+    for (const Group::Column& c : g.columns) values += c.size;
+    g.backlog.reserve(g.backlog.size() + values);
+    for (const Group::Column& c : g.columns) {
+        const int rank = series_[c.series].rank;
+        for (std::size_t i = 0; i < c.size; ++i)
+            g.backlog.push_back({g.steps[i], {rank, g.value(c, i), c.series}});
+    }
+    hold(grown_bytes(g.backlog, held));
+    drop_columns(g);
+    g.loose = true;
 }
 
 void Analyzer::judge_backlog(Group& g) {
+    if (!g.columns.empty()) {
+        // Step by step down the columns, in the order the ranks were read.
+        std::vector<int>& ranks = column_ranks_;
+        ranks.clear();
+        std::size_t values = 0;
+        for (const Group::Column& c : g.columns) {
+            ranks.push_back(series_[c.series].rank);
+            values += c.size;
+        }
+        for (std::size_t i = 0; i < g.steps.size(); ++i) {
+            step_values_.clear();
+            for (std::size_t c = 0; c < g.columns.size(); ++c) {
+                const Group::Column& column = g.columns[c];
+                if (i < column.size)
+                    step_values_.push_back({ranks[c], g.value(column, i), column.series});
+            }
+            judge_group(g, g.steps[i], step_values_);
+        }
+        pending_values_ -= values;
+        drop_columns(g);
+    }
+    g.loose = false;
     if (g.backlog.empty()) return;
     // Each rank's values came in step order: a stable sort keeps a step's ranks in the order
     // they were read.
@@ -759,13 +897,29 @@ void Analyzer::judge_backlog(Group& g) {
         judge_group(g, step, step_values_);
     }
     pending_values_ -= g.backlog.size();
-    charge(-static_cast<std::int64_t>(g.backlog.capacity() * sizeof(Group::Waiting)));
+    hold(-grown_bytes(g.backlog, 0));
     std::vector<Group::Waiting>().swap(g.backlog);
 }
 
 void Analyzer::judge_group(Group& g, std::int64_t step, std::span<const RankValue> values) {
     const RuleConfig& rule = rules_.rules[g.rule];
     const CrossRankParams& p = rule.cross_rank;
+    if (p.min_ratio > 0 && !g.fired) {
+        // Most steps cannot fire, and none has an episode to end: a rank must be min_ratio
+        // times the median, which for one-signed values is at least their smallest magnitude.
+        // One pass over the values decides them, with no median.
+        if (g.seen_positive == g.seen_negative) return;
+        int finite = 0;
+        double lo = std::numeric_limits<double>::infinity(), hi = 0;
+        for (const RankValue& rv : values) {
+            if (!std::isfinite(rv.value)) continue;  // never fires, never passes
+            ++finite;
+            const double m = std::fabs(rv.value);
+            lo = std::min(lo, m);
+            hi = std::max(hi, m);
+        }
+        if (finite < p.min_ranks || hi < p.min_ratio * lo) return;
+    }
     compute_cross_rank(values, CrossRankOptions{p.k, p.rel_floor, p.abs_floor}, cross_scratch_,
                        cross_stats_);
     if (cross_stats_.finite < p.min_ranks) return;
@@ -789,6 +943,7 @@ void Analyzer::judge_group(Group& g, std::int64_t step, std::span<const RankValu
             if (std::isfinite(rv.value)) pass(*slot);
             continue;
         }
+        g.fired = true;
         fire(id, *slot, step, rv.value,
              fmt::format("rank {} at {} is off the median {} of {} ranks by {} (MAD {})", rv.rank,
                          value_text(rv.value), value_text(st.median), st.finite,

@@ -42,10 +42,12 @@
 #include "core/analysis/rolling_stats.h"
 #include "core/analysis/rule_config.h"
 #include "core/analysis/spike_detector.h"
+#include "core/analysis/step_list.h"
 #include "core/series_filter.h"
 #include "core/series_key.h"
 #include "core/series_source.h"
 #include "core/store/paged_vector.h"
+#include "core/store/point_arena.h"
 #include "core/store/series_index.h"
 
 namespace runtop {
@@ -262,18 +264,48 @@ class Analyzer {
         // The signs of every value seen (CrossRankParams::min_ratio judges one-signed tags only).
         bool seen_positive = false;
         bool seen_negative = false;
+        bool fired = false;  // a member fired: one may have an episode a later step ends
+        // Before set_live(), a member's steps did not follow `steps`: every value is in `backlog`.
+        bool loose = false;
         // Live: values by step, each naming its series (RankValue::series), judged when every
         // rank has the step.
         PendingMap pending;
-        struct Waiting {  // a value read before set_live(), and its step
+        // Before set_live() (what was on disk arrives rank after rank, so no step is complete
+        // before the last rank is read) values wait until judged. Usually every rank writes the
+        // same steps: the group keeps them once, in `steps`, and each member its values in a
+        // column (8 bytes a value, judged step by step without a sort).
+        struct Column {
+            SeriesId series = kNoSeries;
+            std::uint32_t size = 0;
+            std::uint32_t capacity = 0;
+            // Its values, the i-th at steps[i], in column_arena_: floats while every value of
+            // the group is one exactly (event files hold floats), doubles after (`wide`).
+            void* values = nullptr;
+        };
+        bool wide = false;
+        double value(const Column& c, std::size_t i) const {
+            return wide ? static_cast<const double*>(c.values)[i]
+                        : static_cast<const float*>(c.values)[i];
+        }
+        std::size_t value_bytes() const { return wide ? sizeof(double) : sizeof(float); }
+        StepList steps;
+        std::vector<Column> columns;  // in the order their first value came
+        struct Waiting {              // a value in the backlog, and its step
             std::int64_t step = 0;
             RankValue value;
         };
-        // Before set_live() (what was on disk arrives rank after rank, so no step is complete
-        // before the last rank is read): appended flat, a point costs a push_back, and sorted
-        // by step only when judged.
+        // Once a member's steps did not follow `steps` (a missing or repeated step, a restart):
+        // every value flat, a point costs a push_back, sorted by step only when judged.
         std::vector<Waiting> backlog;
     };
+    // Backfill: a value of series `id` (rank `rank`) at `step` for group `g`.
+    void wait_in_backfill(Group& g, SeriesId id, int rank, std::int64_t step, double value);
+    void loosen(Group& g);        // moves g's columns into its backlog
+    void drop_columns(Group& g);  // gives their memory back
+    void widen(Group& g);         // its columns' floats become doubles
+    // Room for `want` values in `c`, of group `g`'s width.
+    void resize_column(Group& g, Group::Column& c, std::size_t want);
+    std::size_t column_bytes(const Group& g) const;
     // Records a firing of `slot`'s rule on series `id`; returns whether it began an episode.
     // `reference`: what the value was judged against (AnomalyRecord::reference); `first_point`:
     // the point is its series' first (a condition may begin there).
@@ -299,6 +331,11 @@ class Analyzer {
     std::uint64_t structure_bytes() const;
     // Memory of the running parts changed by `delta` bytes.
     void charge(std::int64_t delta) { bytes_ += static_cast<std::uint64_t>(delta); }
+    // The same, for what the backfill's waiting cross-rank values hold.
+    void hold(std::int64_t delta) {
+        charge(delta);
+        backfill_bytes_ += static_cast<std::uint64_t>(delta);
+    }
     // Charges what a detector's heap changed by since it held `held` bytes; returns the change.
     std::int64_t recharge(const SpikeDetector& d, std::size_t held) {
         const std::int64_t delta =
@@ -339,12 +376,20 @@ class Analyzer {
     std::unordered_map<std::string, std::vector<std::uint8_t>> tag_matches_;
     std::vector<float> scratch_;
     std::vector<RankValue> step_values_;  // judge_backlog()'s, reused
+    std::vector<int> column_ranks_;       // judge_backlog()'s, reused
     CrossRankScratch cross_scratch_;
     CrossRankStats cross_stats_;
     std::vector<std::unique_ptr<MsProbeRuleSet>> msprobe_sets_;  // per rule (msprobe rules only)
     double now_ = 0;
     bool live_ = false;
-    std::size_t pending_values_ = 0;  // cross-rank values waiting, over every group
+    std::size_t pending_values_ = 0;    // cross-rank values waiting, over every group
+    std::uint64_t backfill_bytes_ = 0;  // what the waiting values of the backfill hold
+    // Before set_live(): the column of each series in its cross-rank group (Group::columns).
+    std::vector<std::uint32_t> column_of_;
+    // The columns' values: a slab arena, as the Store's points, for the same reason (malloc's
+    // bookkeeping and a fault per page were most of what the cross-rank rule cost).
+    // Made with the first column; gone, mapping and all, once the backfill is judged.
+    std::unique_ptr<PointArena> column_arena_;
     std::size_t envelope_steps_ = 0;  // envelope steps waiting, over every envelope
     std::uint64_t window_bytes_ = 0;  // per-series spike windows (and their candidates)
     std::size_t enveloped_ = 0;
