@@ -44,6 +44,9 @@ std::optional<SourceFormat> classify_file(std::string_view rel_dir, std::string_
     if (name == "hparams.yaml") return SourceFormat::kLightningHparams;
     if (name.starts_with("telemetry_callback_") && name.ends_with(".json"))
         return SourceFormat::kOumiTelemetry;
+    // Training logs (slurm-<job>.out, rank_N/info.log, a tee'd train.txt): their lines decide.
+    for (std::string_view end : {".log", ".out", ".err", ".txt"})
+        if (name.ends_with(end)) return SourceFormat::kTextLog;
     (void)rel_dir;
     return std::nullopt;
 }

@@ -2,6 +2,7 @@
 
 #include "readers/event_file_reader.h"
 #include "readers/json_readers.h"
+#include "readers/log_file_reader.h"
 #include "readers/msprobe_csv_reader.h"
 #include "readers/step_table_csv_reader.h"
 
@@ -16,6 +17,7 @@ bool reader_shares_state(SourceFormat format) {
         case SourceFormat::kLightningCsv:
         case SourceFormat::kPlainCsv:
         case SourceFormat::kDeepSpeedConfig:
+        case SourceFormat::kTextLog:
             return false;
         default:
             return true;
@@ -44,6 +46,8 @@ std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& si
             return std::make_unique<StepTableCsvReader>(std::move(file), sink);
         case SourceFormat::kDeepSpeedConfig:
             return std::make_unique<KeyValueCsvReader>(std::move(file), sink);
+        case SourceFormat::kTextLog:
+            return std::make_unique<LogFileReader>(std::move(file), sink, builtin_log_formats());
         case SourceFormat::kMsProbeAnomaly:
         case SourceFormat::kMsProbeAnomalyAnalyse:
         case SourceFormat::kHfTrainerState:

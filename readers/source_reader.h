@@ -30,6 +30,7 @@ enum class SourceFormat : std::uint8_t {
     kHfTrainerState,         // Hugging Face `trainer_state.json`
     kOumiTelemetry,          // Oumi `telemetry_callback_*.json` (written once, at the end)
     kPlainCsv,               // any other `.csv`: its header decides (step column or not)
+    kTextLog,                // `*.log`, `*.out`, `*.err`, `*.txt`: its lines decide (log formats)
 };
 
 // Where a data file sits in the identity scheme (DESIGN.md §2); made by discovery.
@@ -103,6 +104,9 @@ class SourceReader {
     // Adds this reader's counts (not files/pending/unreadable/files_with_records, which the set
     // counts).
     virtual void add_totals(IngestTotals& totals) const = 0;
+    // Whether the file is one of its format's so far: a text file no log format matched yet
+    // (a README) is not, and counts in no total.
+    virtual bool holds_data() const { return true; }
     // The file was read to its end for now (a pool thread's reader, readers/reader_pool.h):
     // state shared with other files' readers that can be rebuilt may be let go.
     virtual void let_go_of_shared() {}

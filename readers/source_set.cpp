@@ -463,6 +463,9 @@ std::vector<std::string> SourceSet::take_messages() {
 }
 
 void SourceSet::add_totals(const Entry& entry, IngestTotals& t) const {
+    // A text file is a data file once a line of it matched a log format.
+    if (entry.reader ? !entry.reader->holds_data() : entry.unread.format == SourceFormat::kTextLog)
+        return;
     ++t.files;
     if (!entry.reader) return;  // not read yet
     const SourceReader& r = *entry.reader;

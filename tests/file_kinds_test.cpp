@@ -30,7 +30,8 @@ TEST(FileKinds, ClassifiesEveryMonitorFormatByName) {
     EXPECT_EQ(kind("telemetry_callback_metrics_rank0000.json"), SourceFormat::kOumiTelemetry);
     EXPECT_EQ(kind("whatever.csv"), SourceFormat::kPlainCsv);  // its header decides
     EXPECT_EQ(kind("model.safetensors"), std::nullopt);
-    EXPECT_EQ(kind("info.log"), std::nullopt);
+    EXPECT_EQ(kind("info.log"), SourceFormat::kTextLog);  // its lines decide
+    EXPECT_EQ(kind("slurm-4242.out"), SourceFormat::kTextLog);
     EXPECT_EQ(file_format_of_named_file("proj__version_0__metrics.csv"), SourceFormat::kPlainCsv);
     EXPECT_EQ(file_format_of_named_file("viz__trainer_state.json"), SourceFormat::kHfTrainerState);
     EXPECT_EQ(file_format_of_named_file("v0__hparams.yaml"), SourceFormat::kLightningHparams);

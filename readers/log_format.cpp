@@ -1,0 +1,271 @@
+#include "readers/log_format.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/json/json_value.h"
+#include "readers/number_text.h"
+
+namespace runtop {
+namespace {
+
+// A number as Python prints it (LOGS.md §0), for `{NUM}` in a pattern.
+constexpr std::string_view kNumber =
+    R"((?:[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?i:nan|inf))))";
+
+// Capturing groups a pattern may have, the whole match included.
+constexpr int kMaxGroups = 16;
+
+// A local date and time as Python's logging and Megatron print them, for `{TIME}`.
+constexpr std::string_view kTime = R"(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)";
+
+std::string expand(std::string_view pattern) {
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size();) {
+        if (pattern.substr(i, 5) == "{NUM}") {
+            out += kNumber;
+            i += 5;
+        } else if (pattern.substr(i, 6) == "{TIME}") {
+            out += kTime;
+            i += 6;
+        } else {
+            out += pattern[i++];
+        }
+    }
+    return out;
+}
+
+int group(const re2::RE2& re, const std::string& name) {
+    const auto& groups = re.NamedCapturingGroups();
+    const auto it = groups.find(name);
+    return it == groups.end() ? 0 : it->second;
+}
+
+bool two_digits(std::string_view s, std::size_t at, int& out) {
+    if (at + 2 > s.size() || s[at] < '0' || s[at] > '9' || s[at + 1] < '0' || s[at + 1] > '9')
+        return false;
+    out = (s[at] - '0') * 10 + (s[at + 1] - '0');
+    return true;
+}
+
+}  // namespace
+
+struct LogFormat::Metric {
+    std::string name;  // fixed; empty for pairs
+    std::unique_ptr<re2::RE2> re;
+    int name_group = 0;
+    int value_group = 0;  // 0: the whole match
+};
+
+LogFormat::LogFormat() = default;
+LogFormat::LogFormat(LogFormat&&) noexcept = default;
+LogFormat& LogFormat::operator=(LogFormat&&) noexcept = default;
+LogFormat::~LogFormat() = default;
+
+bool parse_log_time(std::string_view s, double& seconds) {
+    // YYYY-MM-DD HH:MM:SS
+    if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') ||
+        s[13] != ':' || s[16] != ':')
+        return false;
+    int century = 0, year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (!two_digits(s, 0, century) || !two_digits(s, 2, year) || !two_digits(s, 5, month) ||
+        !two_digits(s, 8, day) || !two_digits(s, 11, hour) || !two_digits(s, 14, minute) ||
+        !two_digits(s, 17, second))
+        return false;
+    double fraction = 0;
+    if (s.size() > 20 && (s[19] == '.' || s[19] == ',')) {
+        double scale = 0.1;
+        for (std::size_t i = 20; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
+            fraction += (s[i] - '0') * scale;
+    }
+    std::tm tm{};
+    tm.tm_year = century * 100 + year - 1900;
+    tm.tm_mon = month - 1;
+    tm.tm_mday = day;
+    tm.tm_hour = hour;
+    tm.tm_min = minute;
+    tm.tm_sec = second;
+    tm.tm_isdst = -1;  // the writer's local time, summer or not
+    const std::time_t t = std::mktime(&tm);
+    if (t == static_cast<std::time_t>(-1)) return false;
+    seconds = static_cast<double>(t) + fraction;
+    return true;
+}
+
+Result<LogFormat> LogFormat::parse(std::string_view json, std::string_view origin) {
+    JsonLimits limits;
+    limits.comments = true;
+    const JsonParse parsed = parse_json(json, limits);
+    if (!parsed) return Error{fmt::format("{}: {}", origin, parsed.error().describe_position())};
+    const auto line_of = [&](JsonValue v) {
+        const std::string_view raw = v.raw();
+        const std::size_t at = static_cast<std::size_t>(raw.data() - json.data());
+        return 1 + std::count(json.begin(), json.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    };
+    const auto fail = [&](JsonValue at, std::string why) -> Result<LogFormat> {
+        return Error{fmt::format("{}:{}: {}", origin, line_of(at), why)};
+    };
+    const auto compile = [&](JsonValue at, std::string_view key,
+                             std::unique_ptr<re2::RE2>& out) -> std::string {
+        if (!at.is_string()) return fmt::format("'{}' is not a string", key);
+        RE2::Options options;
+        options.set_log_errors(false);
+        out = std::make_unique<re2::RE2>(expand(at.string()), options);
+        if (!out->ok())
+            return fmt::format("'{}' is not a valid RE2 pattern: {}", key, out->error());
+        if (out->NumberOfCapturingGroups() >= kMaxGroups)
+            return fmt::format("'{}' has more than {} groups", key, kMaxGroups - 1);
+        return {};
+    };
+
+    const JsonValue doc = parsed.document().root();
+    if (!doc.is_object()) return fail(doc, "the top level is not an object");
+    LogFormat f;
+    for (const auto& [key, value] : doc.unique_members()) {
+        if (key == "name" || key == "description") {
+            if (!value.is_string() || value.string().empty())
+                return fail(value, fmt::format("'{}' is not a string", key));
+            (key == "name" ? f.name_ : f.description_) = std::string(value.string());
+        } else if (key == "require" || key == "ignore") {
+            if (!value.is_array()) return fail(value, fmt::format("'{}' is not a list", key));
+            for (JsonValue e : value.elements()) {
+                if (!e.is_string() || e.string().empty())
+                    return fail(e, fmt::format("'{}' holds something not a string", key));
+                (key == "require" ? f.require_ : f.ignore_).emplace_back(e.string());
+            }
+        } else if (key == "line" || key == "time") {
+            std::unique_ptr<re2::RE2>& re = key == "line" ? f.line_ : f.time_;
+            if (std::string why = compile(value, key, re); !why.empty()) return fail(value, why);
+        } else if (key == "step") {
+            if (!value.is_string() || (value.string() != "line" && value.string() != "ordinal"))
+                return fail(value, "'step' is not \"line\" or \"ordinal\"");
+            f.ordinal_step_ = value.string() == "ordinal";
+        } else if (key == "metrics") {
+            if (!value.is_array()) return fail(value, "'metrics' is not a list");
+            for (JsonValue e : value.elements()) {
+                if (!e.is_object()) return fail(e, "a metric is not an object");
+                Metric m;
+                const JsonValue pairs = e.get("pairs"), name = e.get("name"),
+                                pattern = e.get("value");
+                for (const auto& [mkey, mvalue] : e.unique_members())
+                    if (mkey != "pairs" && mkey != "name" && mkey != "value")
+                        return fail(mvalue, fmt::format("unknown key '{}' in a metric", mkey));
+                if (pairs.exists() == (name.exists() || pattern.exists()))
+                    return fail(e, "a metric has either 'pairs' or 'name' and 'value'");
+                if (pairs) {
+                    if (std::string why = compile(pairs, "pairs", m.re); !why.empty())
+                        return fail(pairs, why);
+                    m.name_group = group(*m.re, "name");
+                    m.value_group = group(*m.re, "value");
+                    if (m.name_group == 0 || m.value_group == 0)
+                        return fail(pairs, "'pairs' needs groups (?P<name>...) and (?P<value>...)");
+                } else {
+                    if (!name.is_string() || name.string().empty())
+                        return fail(e, "a metric's 'name' is not a string");
+                    m.name = std::string(name.string());
+                    if (std::string why = compile(pattern, "value", m.re); !why.empty())
+                        return fail(pattern, why);
+                    m.value_group = group(*m.re, "value");
+                }
+                f.metrics_.push_back(std::move(m));
+            }
+        } else {
+            return fail(value, fmt::format("unknown key '{}'", key));
+        }
+    }
+    if (f.name_.empty()) return fail(doc, "no 'name'");
+    for (const std::string& literal : f.require_)
+        if (literal.size() > f.anchor_.size()) f.anchor_ = literal;
+    if (f.line_) {
+        f.step_group_ = group(*f.line_, "step");
+        f.epoch_group_ = group(*f.line_, "epoch");
+        f.epoch_steps_group_ = group(*f.line_, "epoch_steps");
+        f.time_group_ = group(*f.line_, "time");
+        f.name_group_ = group(*f.line_, "name");
+        f.value_group_ = group(*f.line_, "value");
+        if ((f.name_group_ == 0) != (f.value_group_ == 0))
+            return fail(doc.get("line"),
+                        "'line' has a (?P<name>) group without (?P<value>) or "
+                        "the other way round");
+    }
+    if (f.time_ && (f.time_pattern_group_ = group(*f.time_, "time")) == 0)
+        return fail(doc.get("time"), "'time' has no (?P<time>...) group");
+    if (f.metrics_.empty() && f.name_group_ == 0)
+        return fail(doc, "no metric: give 'metrics', or (?P<name>) and (?P<value>) in 'line'");
+    if (!f.ordinal_step_ && f.step_group_ == 0)
+        return fail(doc, "no step: give (?P<step>...) in 'line', or \"step\": \"ordinal\"");
+    return f;
+}
+
+bool LogFormat::may_match(std::string_view line) const {
+    for (const std::string& literal : require_)
+        if (line.find(literal) == std::string_view::npos) return false;
+    return true;
+}
+
+bool LogFormat::match(std::string_view line, std::uint64_t ordinal, LogRecord& out) const {
+    out.metrics.clear();
+    out.has_step = false;
+    out.wall_time = std::numeric_limits<double>::quiet_NaN();
+    const re2::StringPiece text(line.data(), line.size());
+    re2::StringPiece groups[kMaxGroups];
+    const auto view = [](const re2::StringPiece& p) {
+        return std::string_view(p.data(), p.size());
+    };
+    const auto add = [&](std::string_view name, std::string_view value) {
+        double v = 0;
+        if (std::find(ignore_.begin(), ignore_.end(), name) != ignore_.end()) return;
+        if (parse_value(value, v)) out.metrics.emplace_back(name, v);
+    };
+    if (line_) {
+        const int n = 1 + line_->NumberOfCapturingGroups();
+        if (!line_->Match(text, 0, text.size(), re2::RE2::UNANCHORED, groups, n)) return false;
+        const auto integer = [&](int g, std::int64_t& v) {
+            return g > 0 && groups[g].data() != nullptr && parse_step(view(groups[g]), v);
+        };
+        std::int64_t step = 0, epoch = 0, epoch_steps = 0;
+        if (integer(step_group_, step)) {
+            out.has_step = true;
+            out.step = step;
+            if (integer(epoch_group_, epoch) && integer(epoch_steps_group_, epoch_steps) &&
+                epoch >= 1)
+                out.step = (epoch - 1) * epoch_steps + step;
+        }
+        if (time_group_ > 0 && groups[time_group_].data() != nullptr)
+            parse_log_time(view(groups[time_group_]), out.wall_time);
+        if (name_group_ > 0 && groups[name_group_].data() != nullptr &&
+            groups[value_group_].data() != nullptr)
+            add(view(groups[name_group_]), view(groups[value_group_]));
+    }
+    if (ordinal_step_) {
+        out.has_step = true;
+        out.step = static_cast<std::int64_t>(ordinal) + 1;
+    }
+    if (!out.has_step) return false;
+    if (time_ && std::isnan(out.wall_time) &&
+        time_->Match(text, 0, text.size(), re2::RE2::UNANCHORED, groups, time_pattern_group_ + 1))
+        parse_log_time(view(groups[time_pattern_group_]), out.wall_time);
+    for (const Metric& m : metrics_) {
+        const int n = 1 + m.re->NumberOfCapturingGroups();
+        if (m.name.empty()) {
+            for (std::size_t at = 0; at <= text.size();) {
+                if (!m.re->Match(text, at, text.size(), re2::RE2::UNANCHORED, groups, n)) break;
+                add(view(groups[m.name_group]), view(groups[m.value_group]));
+                const std::size_t end =
+                    static_cast<std::size_t>(groups[0].data() - text.data()) + groups[0].size();
+                at = end > at ? end : at + 1;
+            }
+        } else if (m.re->Match(text, 0, text.size(), re2::RE2::UNANCHORED, groups, n)) {
+            add(m.name, view(groups[m.value_group]));
+        }
+    }
+    return !out.metrics.empty();
+}
+
+}  // namespace runtop
