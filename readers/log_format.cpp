@@ -47,6 +47,32 @@ int group(const re2::RE2& re, const std::string& name) {
     return it == groups.end() ? 0 : it->second;
 }
 
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+// Each field of `line` between separators, as `name assign value`: a name that begins with a
+// letter and a value that is one number are a metric. No pattern: a split and a search a field.
+template <class Add>
+void fields(std::string_view line, std::string_view separator, std::string_view assign,
+            const Add& add) {
+    while (!line.empty()) {
+        const std::size_t end = line.find(separator);
+        const std::string_view field = line.substr(0, end);
+        line = end == std::string_view::npos ? std::string_view{}
+                                             : line.substr(end + separator.size());
+        const std::size_t at = field.find(assign);
+        if (at == std::string_view::npos) continue;
+        const std::string_view name = trim(field.substr(0, at));
+        if (name.empty() ||
+            !((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z')))
+            continue;
+        add(name, trim(field.substr(at + assign.size())));
+    }
+}
+
 bool two_digits(std::string_view s, std::size_t at, int& out) {
     if (at + 2 > s.size() || s[at] < '0' || s[at] > '9' || s[at + 1] < '0' || s[at + 1] > '9')
         return false;
@@ -57,8 +83,9 @@ bool two_digits(std::string_view s, std::size_t at, int& out) {
 }  // namespace
 
 struct LogFormat::Metric {
-    std::string name;  // fixed; empty for pairs
-    std::unique_ptr<re2::RE2> re;
+    std::string name;               // fixed; empty for pairs and fields
+    std::unique_ptr<re2::RE2> re;   // null for fields
+    std::string separator, assign;  // fields
     int name_group = 0;
     int value_group = 0;  // 0: the whole match
 };
@@ -84,17 +111,27 @@ bool parse_log_time(std::string_view s, double& seconds) {
         for (std::size_t i = 20; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
             fraction += (s[i] - '0') * scale;
     }
-    std::tm tm{};
-    tm.tm_year = century * 100 + year - 1900;
-    tm.tm_mon = month - 1;
-    tm.tm_mday = day;
-    tm.tm_hour = hour;
-    tm.tm_min = minute;
-    tm.tm_sec = second;
-    tm.tm_isdst = -1;  // the writer's local time, summer or not
-    const std::time_t t = std::mktime(&tm);
-    if (t == static_cast<std::time_t>(-1)) return false;
-    seconds = static_cast<double>(t) + fraction;
+    // mktime reads the time zone again on every call (a stat of /etc/localtime): once an hour
+    // of log time is enough, the rest is minutes and seconds into it.
+    struct HourStart {
+        int key = -1;
+        std::time_t at = 0;
+    };
+    thread_local HourStart cache;
+    const int key = ((((century * 100 + year) * 13 + month) * 32 + day) * 24) + hour;
+    if (key != cache.key) {
+        std::tm tm{};
+        tm.tm_year = century * 100 + year - 1900;
+        tm.tm_mon = month - 1;
+        tm.tm_mday = day;
+        tm.tm_hour = hour;
+        tm.tm_isdst = -1;  // the writer's local time, summer or not
+        const std::time_t t = std::mktime(&tm);
+        if (t == static_cast<std::time_t>(-1)) return false;
+        cache = {key, t};
+    }
+    if (minute > 59 || second > 60) return false;
+    seconds = static_cast<double>(cache.at) + minute * 60 + second + fraction;
     return true;
 }
 
@@ -152,13 +189,25 @@ Result<LogFormat> LogFormat::parse(std::string_view json, std::string_view origi
                 if (!e.is_object()) return fail(e, "a metric is not an object");
                 Metric m;
                 const JsonValue pairs = e.get("pairs"), name = e.get("name"),
-                                pattern = e.get("value");
+                                pattern = e.get("value"), fields = e.get("fields"),
+                                assign = e.get("assign");
                 for (const auto& [mkey, mvalue] : e.unique_members())
-                    if (mkey != "pairs" && mkey != "name" && mkey != "value")
+                    if (mkey != "pairs" && mkey != "name" && mkey != "value" && mkey != "fields" &&
+                        mkey != "assign")
                         return fail(mvalue, fmt::format("unknown key '{}' in a metric", mkey));
-                if (pairs.exists() == (name.exists() || pattern.exists()))
-                    return fail(e, "a metric has either 'pairs' or 'name' and 'value'");
-                if (pairs) {
+                if (int(pairs.exists()) + int(name.exists() || pattern.exists()) +
+                        int(fields.exists() || assign.exists()) !=
+                    1)
+                    return fail(e,
+                                "a metric has one of 'pairs', 'name' and 'value', or "
+                                "'fields' and 'assign'");
+                if (fields || assign) {
+                    if (!fields.is_string() || fields.string().empty() || !assign.is_string() ||
+                        assign.string().empty())
+                        return fail(e, "'fields' and 'assign' are both non-empty strings");
+                    m.separator = std::string(fields.string());
+                    m.assign = std::string(assign.string());
+                } else if (pairs) {
                     if (std::string why = compile(pairs, "pairs", m.re); !why.empty())
                         return fail(pairs, why);
                     m.name_group = group(*m.re, "name");
@@ -252,6 +301,10 @@ bool LogFormat::match(std::string_view line, std::uint64_t ordinal, LogRecord& o
         time_->Match(text, 0, text.size(), re2::RE2::UNANCHORED, groups, time_pattern_group_ + 1))
         parse_log_time(view(groups[time_pattern_group_]), out.wall_time);
     for (const Metric& m : metrics_) {
+        if (!m.re) {
+            fields(line, m.separator, m.assign, add);
+            continue;
+        }
         const int n = 1 + m.re->NumberOfCapturingGroups();
         if (m.name.empty()) {
             for (std::size_t at = 0; at <= text.size();) {

@@ -5,8 +5,7 @@
 //    "description": "Megatron-LM / MindSpeed-LLM: one line per logged iteration",
 //    "require": [" iteration ", "consumed samples:"],
 //    "line": "iteration\\s+(?P<step>\\d+)/",
-//    "metrics": [{"pairs": "(?P<name>[A-Za-z][^|:]*?):\\s*(?P<value>{NUM})\\s*(?:\\||$)"}],
-//    "ignore": ["iteration"]}
+//    "metrics": [{"fields": "|", "assign": ":"}]}
 //
 // - `require`: literals a line must all contain before any pattern runs (a log is mostly other
 //   lines: a substring search dismisses them, memchr-fast).
@@ -16,9 +15,12 @@
 //   one metric as `name` and `value`.
 // - `time`: a pattern with a `time` group searched in the line when `line` has none; the text
 //   is a local date and time, "YYYY-MM-DD HH:MM:SS" with an optional ".ffffff" or ",mmm".
-// - `metrics`: each either {"pairs": P} (every match of P in the line, left to right, gives a
-//   metric named by its `name` group with its `value` group), or {"name": N, "value": P} (the
-//   first match of P gives metric N from its `value` group, or its whole match).
+// - `metrics`: each one of {"pairs": P} (every match of P in the line, left to right, gives a
+//   metric named by its `name` group with its `value` group), {"name": N, "value": P} (the
+//   first match of P gives metric N from its `value` group, or its whole match), or
+//   {"fields": S, "assign": A} (the line split at every S, each field at its first A: a name
+//   that begins with a letter and a value that is one number, both trimmed, are a metric; no
+//   pattern runs, for the long lines of many fields a job prints every step).
 // - `ignore`: names a `pairs` pattern finds that are not metrics (counters of the step itself).
 // - `step`: "line" (the default: from the `step` group) or "ordinal" (the lines the format
 //   matched, counted from 1, for tools that print no step).

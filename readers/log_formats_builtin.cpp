@@ -36,7 +36,7 @@ constexpr std::string_view kBuiltIn[] = {
         "description": "Megatron-LM and MindSpeed-LLM: the line of each logged iteration (lm loss, grad norm, learning rate, loss scale, elapsed time, throughput, skipped and nan iterations)",
         "require": [" iteration ", "|"],
         "line": "(?:\\[(?P<time>{TIME})\\] )?iteration\\s+(?P<step>\\d+)/\\s*\\d+\\s*\\|",
-        "metrics": [{"pairs": "(?P<name>[A-Za-z][^|:]*?):\\s*(?P<value>{NUM})\\s*(?:\\||$)"}]})json",
+        "metrics": [{"fields": "|", "assign": ":"}]})json",
     // nanoGPT's train.py: "iter %d: loss %.4f, time %.2fms, mfu %.2f%%".
     R"json({"name": "nanogpt",
         "description": "nanoGPT-style loops: iter N: loss X, time Yms, mfu Z%",
