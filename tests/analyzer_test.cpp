@@ -90,6 +90,24 @@ TEST(Analyzer, ConsecutiveNaNsAreOneEpisode) {
     EXPECT_EQ(recs[1].count, 1u);
 }
 
+// Megatron leaves a NaN loss out of its log line; its count of NaN iterations says it.
+TEST(Analyzer, MegatronsNanIterationsAreAnAlertByDefault) {
+    constexpr SeriesSource kMegatronLog{"megatron"};
+    Analyzer a(default_rules());
+    a.add_series(0, {"r", 3, "number of nan iterations"}, kMegatronLog);
+    a.add_series(1, {"r", 3, "number of skipped iterations"}, kMegatronLog);
+    for (int s = 1; s <= 20; ++s) {
+        add(a, 0, s * 10, s == 12 ? 1 : 0);
+        add(a, 1, s * 10, s % 5 == 0 ? 2 : 0);  // fp16 overflows skip iterations: normal
+    }
+    const auto& recs = a.log().records();
+    ASSERT_EQ(recs.size(), 1u);
+    EXPECT_EQ(recs[0].rule, "nan_iterations");
+    EXPECT_EQ(recs[0].severity, Severity::kAlert);
+    EXPECT_EQ(recs[0].step, 120);
+    EXPECT_EQ(recs[0].rank, 3);
+}
+
 TEST(Analyzer, InfinitiesSaySign) {
     Analyzer a(rules(kNonFiniteOnly));
     a.add_series(0, {"r", 0, "train/loss"}, kEvents);

@@ -38,9 +38,9 @@ std::string error_of(std::string_view text) {
 
 using Types = std::vector<RuleType>;
 const Types kDefaultTypes{RuleType::kNonFinite, RuleType::kSpike, RuleType::kCrossRank,
-                          RuleType::kStall};
+                          RuleType::kStall, RuleType::kThreshold};
 
-TEST(RuleConfig, DefaultsAreNonFiniteSpikeCrossRankAndStall) {
+TEST(RuleConfig, DefaultsAreNonFiniteSpikeCrossRankStallAndNanIterations) {
     const RuleSet set = default_rules();
     EXPECT_EQ(types_of(set), kDefaultTypes);
     EXPECT_TRUE(set.warnings.empty());
@@ -69,6 +69,14 @@ TEST(RuleConfig, DefaultsAreNonFiniteSpikeCrossRankAndStall) {
     EXPECT_EQ(stall.name, "stall");
     EXPECT_EQ(stall.severity, Severity::kWarn);
     EXPECT_EQ(stall.stall.seconds, 600);
+
+    // Megatron's count of NaN iterations, from its log: any is a failure.
+    const RuleConfig& nan_iterations = set.rules[4];
+    EXPECT_EQ(nan_iterations.name, "nan_iterations");
+    EXPECT_EQ(nan_iterations.severity, Severity::kAlert);
+    EXPECT_EQ(nan_iterations.scope.tags, "^number of nan iterations$");
+    EXPECT_EQ(nan_iterations.threshold.above, 0);
+    EXPECT_FALSE(nan_iterations.threshold.below);
 }
 
 TEST(RuleConfig, EmptyObjectKeepsTheDefaults) {
@@ -81,7 +89,7 @@ TEST(RuleConfig, MsProbeMonitorConfigIsReadVerbatim) {
         parsed(R"({"targets":{},"ops":["norm"],"alert":{"rules":[{"rule_name":"AnomalyNan"},)"
                R"({"rule_name":"AnomalyTurbulence","args":{"threshold":0.5}}],"dump":true}})");
     EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kCrossRank,
-                                    RuleType::kStall, RuleType::kMsProbe}));
+                                    RuleType::kStall, RuleType::kThreshold, RuleType::kMsProbe}));
     EXPECT_TRUE(set.warnings.empty());
     const RuleConfig& m = set.rules.back();
     EXPECT_EQ(m.name, "msprobe");
@@ -97,7 +105,7 @@ TEST(RuleConfig, TopLevelRulesMayBeMsProbeRuleNames) {
     const RuleSet set = parsed(R"({"rules":[
         {"rule_name":"AnomalyTurbulence","args":{"threshold":0.5}},
         {"rule_name":"AnomalyNan","args":{"threshold":1e10}}]})");
-    ASSERT_EQ(set.rules.size(), 5u);
+    ASSERT_EQ(set.rules.size(), 6u);
     const RuleConfig& m = set.rules.back();
     EXPECT_EQ(m.type, RuleType::kMsProbe);
     ASSERT_EQ(m.msprobe.specs.size(), 2u);
@@ -121,7 +129,7 @@ TEST(RuleConfig, DefaultsFalseDropsTheBuiltIns) {
 TEST(RuleConfig, BuiltInTypeReplacesItsDefault) {
     const RuleSet set = parsed(R"({"rules": [{"rule": "spike", "k": 9}]})");
     EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kCrossRank, RuleType::kStall,
-                                    RuleType::kSpike}));
+                                    RuleType::kThreshold, RuleType::kSpike}));
     const RuleConfig* spike = find_rule(set, RuleType::kSpike);
     ASSERT_NE(spike, nullptr);
     EXPECT_EQ(spike->spike.k, 9);
@@ -132,17 +140,18 @@ TEST(RuleConfig, BuiltInTypeReplacesItsDefault) {
 
 TEST(RuleConfig, DisabledBuiltInIsRemoved) {
     const RuleSet set = parsed(R"({"rules": [{"rule": "nonfinite", "enabled": false}]})");
-    EXPECT_EQ(types_of(set), (Types{RuleType::kSpike, RuleType::kCrossRank, RuleType::kStall}));
+    EXPECT_EQ(types_of(set), (Types{RuleType::kSpike, RuleType::kCrossRank, RuleType::kStall,
+                                    RuleType::kThreshold}));
     const RuleSet no_cross = parsed(R"({"rules": [{"rule": "cross_rank", "enabled": false}]})");
-    EXPECT_EQ(types_of(no_cross),
-              (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kStall}));
+    EXPECT_EQ(types_of(no_cross), (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kStall,
+                                         RuleType::kThreshold}));
 }
 
 // A cross_rank entry replaces the built-in one, and is what it says: no ratio, no exclusions.
 TEST(RuleConfig, ACrossRankEntryReplacesTheBuiltInOne) {
     const RuleSet set = parsed(R"({"rules": [{"rule": "cross_rank", "tags": "grad", "k": 4}]})");
     EXPECT_EQ(types_of(set), (Types{RuleType::kNonFinite, RuleType::kSpike, RuleType::kStall,
-                                    RuleType::kCrossRank}));
+                                    RuleType::kThreshold, RuleType::kCrossRank}));
     const RuleConfig* c = find_rule(set, RuleType::kCrossRank);
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->cross_rank.k, 4);

@@ -334,6 +334,13 @@ RuleSet default_rules() {
     cross_rank.cross_rank.min_ratio = 10;
     set.rules.push_back(std::move(cross_rank));
     set.rules.push_back(make_rule(RuleType::kStall, Severity::kWarn));
+    // Megatron-LM counts the iterations whose loss was NaN or Inf in its log line (a NaN mean
+    // loss leaves the loss out of the line altogether): any is a failure.
+    RuleConfig nan_iterations = make_rule(RuleType::kThreshold, Severity::kAlert);
+    nan_iterations.name = "nan_iterations";
+    nan_iterations.scope.tags = "^number of nan iterations$";
+    nan_iterations.threshold.above = 0;
+    set.rules.push_back(std::move(nan_iterations));
     return set;
 }
 
