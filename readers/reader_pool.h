@@ -39,7 +39,7 @@ class SplitSink;
 // point (the Store is single-threaded) and parses the files no pool thread took yet; on 2 CPUs one
 // pool thread beside it pays once it may run far enough ahead (ReaderPoolLimits::files_ahead): ls
 // of 512k msProbe series 1.28x faster, check 1.34x, ls of 1 GB of event files 1.22x (2-CPU VM,
-// farm-bench, unpinned vs taskset -c 0; docs/design.md).
+// paired whole-process timings, unpinned vs taskset -c 0; docs/design.md).
 std::size_t default_reader_threads();
 
 struct ReaderPoolLimits {
