@@ -40,6 +40,11 @@ std::span<const Command> commands() {
          "divergence) and their configuration; exit 0 none diverge, 1 some do, 2 error "
          "(docs/diff.md)",
          &kDiffOptions, cmd_diff},
+        {"formats", "",
+         "list the log formats text logs are read with (yours from "
+         "$XDG_CONFIG_HOME/runtop/formats/, then the built-in ones); --test FILE shows what "
+         "each line of a file yields",
+         &kFormatsOptions, cmd_formats},
         {"demo", "", "write a simulated multi-rank training run live, with injected trouble",
          &kDemoOptions, cmd_demo},
         {"--print-config", "",
@@ -90,7 +95,10 @@ void print_usage(std::FILE* out) {
                  "folded into ranks of one run.\n"
                  "Reads TensorBoard event files (PyTorch, tensorboardX, TF/Keras, DeepSpeed, "
                  "MindSpore),\nmsProbe monitor CSVs and anomaly.json, DeepSpeed csv_monitor, "
-                 "Lightning metrics.csv, Hugging Face\ntrainer_state.json and Oumi telemetry.\n"
+                 "Lightning metrics.csv, Hugging Face\ntrainer_state.json, Oumi telemetry, "
+                 "and training logs (*.log, *.out, *.err, *.txt: Megatron,\nMindFormers, "
+                 "NeMo, DeepSpeed, torchtitan, Hugging Face, nanoGPT, msProbe alarms; runtop "
+                 "formats).\n"
                  "'runtop COMMAND --help' describes a command; man runtop has it all.\n\n"
                  "dashboard options:\n%s",
                  options_help(kDashboardOptions).c_str());

@@ -43,6 +43,7 @@ const std::vector<OptionSpec> kCheckOptions = {
     kRanksOption,
     kRanksPerNodeOption,
     kRunsOption,
+    kLogFormatOption,
     {"allow-unreadable", "",
      "judge what could be read when some data files or directories under the roots cannot be "
      "(default: exit 2, the gate did not pass)"},

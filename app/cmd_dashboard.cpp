@@ -62,6 +62,7 @@ const std::vector<OptionSpec> kDashboardOptions = {
      "rules"},
     {"config", "FILE", "the config file (default $XDG_CONFIG_HOME/runtop/config.json)"},
     kMemoryOption,
+    kLogFormatOption,
     kToleranceOption,
     kAlignOption,
     kByOption,

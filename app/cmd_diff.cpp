@@ -46,6 +46,7 @@ const std::vector<OptionSpec> kDiffOptions = {
     kRanksOption,
     kRanksPerNodeOption,
     kMemoryOption,
+    kLogFormatOption,
     {"allow-unreadable", "",
      "compare what could be read when some data files or directories under a root cannot be "
      "(default: exit 2, whatever the comparison says)"},
@@ -147,6 +148,8 @@ int cmd_diff(const Args& args) {
     Result<SeriesFilter> filter =
         SeriesFilter::make(args.get("filter"), args.get("ranks"), {}, *per_node);
     if (!filter) return usage_error(filter.error().message);
+    if (Status formats = log_formats_from_args(args); !formats)
+        return usage_error(formats.error().message);
     Result<StoreLimits> limits = store_limits_from_args(args);
     if (!limits) return usage_error(limits.error().message);
     if (args.positional.size() != 2)

@@ -28,6 +28,7 @@ const std::vector<OptionSpec> kDumpOptions = {
     kRanksOption,
     kRanksPerNodeOption,
     kRunsOption,
+    kLogFormatOption,
     {"help", "", "show this help"},
 };
 

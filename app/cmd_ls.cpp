@@ -23,6 +23,7 @@ const std::vector<OptionSpec> kLsOptions = {
     kRanksPerNodeOption,
     kRunsOption,
     kMemoryOption,
+    kLogFormatOption,
     {"help", "", "show this help"},
 };
 

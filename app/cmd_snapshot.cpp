@@ -63,6 +63,7 @@ const std::vector<OptionSpec> kSnapshotOptions = {
     kAlignOption,
     kByOption,
     kMemoryOption,
+    kLogFormatOption,
     {"help", "", "show this help"},
 };
 

@@ -16,6 +16,7 @@ extern const std::vector<OptionSpec> kDashboardOptions;
 extern const std::vector<OptionSpec> kDiffOptions;
 extern const std::vector<OptionSpec> kPrintConfigOptions;
 extern const std::vector<OptionSpec> kVersionOptions;
+extern const std::vector<OptionSpec> kFormatsOptions;
 
 int cmd_ls(const Args& args);
 int cmd_dump(const Args& args);
@@ -26,6 +27,7 @@ int cmd_dashboard(const Args& args);
 int cmd_diff(const Args& args);
 int cmd_print_config(const Args& args);
 int cmd_version(const Args& args);
+int cmd_formats(const Args& args);
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;

@@ -5,6 +5,7 @@
 
 #include "app/resident_memory.h"
 #include "core/format.h"
+#include "readers/log_format_catalog.h"
 
 namespace runtop {
 namespace {
@@ -45,7 +46,23 @@ Result<WatchOptions> watch_options_from_args(const Args& args) {
     return options;
 }
 
+const OptionSpec kLogFormatOption = {
+    "log-format", "NAME",
+    "read every text log (*.log, *.out, *.err, *.txt) as this format (runtop formats lists "
+    "them); default: each file's lines choose"};
+
+Status log_formats_from_args(const Args& args) {
+    LogFormatCatalog catalog = load_log_formats(user_log_formats_dir());
+    if (args.has("log-format")) {
+        Status forced = force_log_format(catalog, args.get("log-format"));
+        if (!forced) return forced;
+    }
+    set_log_formats(std::move(catalog));
+    return ok_status();
+}
+
 Result<Selection> selection_from_args(const Args& args) {
+    if (Status formats = log_formats_from_args(args); !formats) return formats.error();
     Result<int> per_node = ranks_per_node_from_args(args);
     if (!per_node) return per_node.error();
     Result<SeriesFilter> filter =

@@ -36,6 +36,14 @@ extern const OptionSpec kRanksOption;
 extern const OptionSpec kRanksPerNodeOption;
 Result<int> ranks_per_node_from_args(const Args& args);
 
+// --log-format NAME: every text file is read with that log format (`runtop formats` lists
+// them), none left alone after its sample.
+extern const OptionSpec kLogFormatOption;
+// The log formats this process reads with: the user's ($XDG_CONFIG_HOME/runtop/formats/*.json)
+// and the built-in ones, or the one --log-format names (an error when there is none of that
+// name). Called once, before anything is read; the readers report a format file's errors.
+Status log_formats_from_args(const Args& args);
+
 // --memory SIZE, shared by the commands that keep a bounded Store.
 extern const OptionSpec kMemoryOption;
 Result<StoreLimits> store_limits_from_args(const Args& args);

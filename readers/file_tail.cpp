@@ -274,7 +274,7 @@ Status FileTail::read_new(TailConsumer& consumer, int fd, std::uint64_t end) {
         std::size_t used = consumer.consume(data, len, at_eof);
         remember(data, used);
         budget_left_ -= std::min<std::uint64_t>(budget_left_, used);
-        if (at_eof || got == 0) break;
+        if (at_eof || got == 0 || !consumer.wants_more()) break;
         if (used == 0) {
             if (buf.size() >= (std::size_t{1} << 30)) {
                 return Error{path_ + ": a record longer than 1 GiB; giving up on this file"};

@@ -52,6 +52,9 @@ class TailConsumer {
     // `at_eof` says whether it reaches the end seen by this poll's stat. Returns how many bytes
     // were consumed; 0 with !at_eof asks for a larger buffer (a record longer than it).
     virtual std::size_t consume(const char* data, std::size_t len, bool at_eof) = 0;
+    // False once the consumer wants nothing more of the file for now (a text file it sampled
+    // and found no log): the poll stops there, at what consume() took.
+    virtual bool wants_more() const { return true; }
     // Going on from a mark (FileTail::resume_from): the bytes from its `context_at` on, for what
     // the consumer must know before the offset (a CSV's header in effect there); none of them
     // is delivered. Returns false to be offered more of them (they end at the offset).

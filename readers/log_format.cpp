@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <ctime>
 #include <limits>
@@ -71,6 +72,36 @@ void fields(std::string_view line, std::string_view separator, std::string_view 
             continue;
         add(name, trim(field.substr(at + assign.size())));
     }
+}
+
+// A rank beyond this in a line is a misread, not a rank.
+constexpr std::int64_t kMaxRank = 1000000;
+
+// "7,282" or "-1,234,567.5": digits grouped by three with ','. False for anything else, so a
+// list ("1,2") is no number.
+bool parse_grouped(std::string_view text, double& out) {
+    const std::size_t comma = text.find(',');
+    if (comma == std::string_view::npos) return false;
+    std::string digits;
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) digits += text[i++];
+    std::size_t run = 0;
+    bool grouped = false;
+    for (; i < text.size() && text[i] != '.'; ++i) {
+        if (text[i] == ',') {
+            if (run == 0 || (grouped && run != 3) || run > 3) return false;
+            grouped = true;
+            run = 0;
+        } else if (text[i] >= '0' && text[i] <= '9') {
+            digits += text[i];
+            ++run;
+        } else {
+            return false;
+        }
+    }
+    if (run != 3) return false;
+    digits.append(text.substr(i));
+    return parse_value(digits, out);
 }
 
 bool two_digits(std::string_view s, std::size_t at, int& out) {
@@ -183,6 +214,18 @@ Result<LogFormat> LogFormat::parse(std::string_view json, std::string_view origi
             if (!value.is_string() || (value.string() != "line" && value.string() != "ordinal"))
                 return fail(value, "'step' is not \"line\" or \"ordinal\"");
             f.ordinal_step_ = value.string() == "ordinal";
+        } else if (key == "prefix") {
+            if (!value.is_string() || value.string().empty())
+                return fail(value, "'prefix' is not a string");
+            f.prefix_ = std::string(value.string());
+        } else if (key == "stride") {
+            if (!value.is_string() || value.string().empty())
+                return fail(value, "'stride' is not a string");
+            f.stride_key_ = std::string(value.string());
+        } else if (key == "anomalies") {
+            if (!value.is_string() || value.string() != "msprobe")
+                return fail(value, "'anomalies' is not \"msprobe\"");
+            f.msprobe_anomalies_ = true;
         } else if (key == "metrics") {
             if (!value.is_array()) return fail(value, "'metrics' is not a list");
             for (JsonValue e : value.elements()) {
@@ -229,6 +272,10 @@ Result<LogFormat> LogFormat::parse(std::string_view json, std::string_view origi
         }
     }
     if (f.name_.empty()) return fail(doc, "no 'name'");
+    f.origin_ = std::string(origin);
+    f.source_ = std::string(json);
+    if (!f.stride_key_.empty() && !f.ordinal_step_)
+        return fail(doc.get("stride"), "'stride' needs \"step\": \"ordinal\"");
     for (const std::string& literal : f.require_)
         if (literal.size() > f.anchor_.size()) f.anchor_ = literal;
     if (f.line_) {
@@ -238,6 +285,7 @@ Result<LogFormat> LogFormat::parse(std::string_view json, std::string_view origi
         f.time_group_ = group(*f.line_, "time");
         f.name_group_ = group(*f.line_, "name");
         f.value_group_ = group(*f.line_, "value");
+        f.rank_group_ = group(*f.line_, "rank");
         if ((f.name_group_ == 0) != (f.value_group_ == 0))
             return fail(doc.get("line"),
                         "'line' has a (?P<name>) group without (?P<value>) or "
@@ -245,11 +293,17 @@ Result<LogFormat> LogFormat::parse(std::string_view json, std::string_view origi
     }
     if (f.time_ && (f.time_pattern_group_ = group(*f.time_, "time")) == 0)
         return fail(doc.get("time"), "'time' has no (?P<time>...) group");
-    if (f.metrics_.empty() && f.name_group_ == 0)
+    if (f.metrics_.empty() && f.name_group_ == 0 && !f.msprobe_anomalies_)
         return fail(doc, "no metric: give 'metrics', or (?P<name>) and (?P<value>) in 'line'");
     if (!f.ordinal_step_ && f.step_group_ == 0)
         return fail(doc, "no step: give (?P<step>...) in 'line', or \"step\": \"ordinal\"");
     return f;
+}
+
+LogFormat LogFormat::copy() const {
+    Result<LogFormat> again = parse(source_, origin_);
+    assert(again.ok());  // it was parsed once
+    return std::move(*again);
 }
 
 bool LogFormat::may_match(std::string_view line) const {
@@ -261,6 +315,7 @@ bool LogFormat::may_match(std::string_view line) const {
 bool LogFormat::match(std::string_view line, std::uint64_t ordinal, LogRecord& out) const {
     out.metrics.clear();
     out.has_step = false;
+    out.rank = -1;
     out.wall_time = std::numeric_limits<double>::quiet_NaN();
     const re2::StringPiece text(line.data(), line.size());
     re2::StringPiece groups[kMaxGroups];
@@ -270,7 +325,7 @@ bool LogFormat::match(std::string_view line, std::uint64_t ordinal, LogRecord& o
     const auto add = [&](std::string_view name, std::string_view value) {
         double v = 0;
         if (std::find(ignore_.begin(), ignore_.end(), name) != ignore_.end()) return;
-        if (parse_value(value, v)) out.metrics.emplace_back(name, v);
+        if (parse_value(value, v) || parse_grouped(value, v)) out.metrics.emplace_back(name, v);
     };
     if (line_) {
         const int n = 1 + line_->NumberOfCapturingGroups();
@@ -286,6 +341,9 @@ bool LogFormat::match(std::string_view line, std::uint64_t ordinal, LogRecord& o
                 epoch >= 1)
                 out.step = (epoch - 1) * epoch_steps + step;
         }
+        std::int64_t rank = 0;
+        if (integer(rank_group_, rank) && rank >= 0 && rank <= kMaxRank)
+            out.rank = static_cast<int>(rank);
         if (time_group_ > 0 && groups[time_group_].data() != nullptr)
             parse_log_time(view(groups[time_group_]), out.wall_time);
         if (name_group_ > 0 && groups[name_group_].data() != nullptr &&
@@ -318,7 +376,17 @@ bool LogFormat::match(std::string_view line, std::uint64_t ordinal, LogRecord& o
             add(m.name, view(groups[m.value_group]));
         }
     }
-    return !out.metrics.empty();
+    return msprobe_anomalies_ || !out.metrics.empty();
+}
+
+int match_log_line(const std::vector<LogFormat>& formats, std::string_view text,
+                   std::vector<std::uint64_t>& ordinals, LogRecord& out) {
+    for (std::size_t f = 0; f < formats.size(); ++f) {
+        if (!formats[f].may_match(text) || !formats[f].match(text, ordinals[f], out)) continue;
+        ++ordinals[f];
+        return static_cast<int>(f);
+    }
+    return -1;
 }
 
 }  // namespace runtop

@@ -30,6 +30,15 @@ constexpr std::string_view kBuiltIn[] = {
         "require": ["Epoch:[", "step:["],
         "line": "Epoch:\\[\\s*(?P<epoch>\\d+)/\\s*\\d+\\], step:\\[\\s*(?P<step>\\d+)/\\s*(?P<epoch_steps>\\d+)\\] (?P<name>[^\\s:]+(?::[^\\s:]+)*): (?P<value>{NUM})\\s*$",
         "time": "(?P<time>{TIME})"})json",
+    // NeMo 2's ProgressPrinter: "Training epoch E, iteration n/total | k: v | ...", the step
+    // in its global_step field (n counts within the epoch).
+    // Before megatron: its line holds " iteration n/N |" too.
+    R"json({"name": "nemo",
+        "description": "NeMo 2 ProgressPrinter: Training epoch E, iteration n/N | lr: .. | global_step: S | reduced_train_loss: ..",
+        "require": ["Training epoch ", "| global_step: "],
+        "line": "Training epoch \\d+, iteration \\d+/\\d+ \\|.*\\| global_step: (?P<step>\\d+)(?: \\||$)",
+        "metrics": [{"fields": "|", "assign": ":"}],
+        "ignore": ["global_step"]})json",
     // Megatron-LM and MindSpeed-LLM, training_log(): " [time] iteration N/ M | key: value |
     // ...", fields coming and going (a NaN loss is left out), matched by key.
     R"json({"name": "megatron",
@@ -37,6 +46,75 @@ constexpr std::string_view kBuiltIn[] = {
         "require": [" iteration ", "|"],
         "line": "(?:\\[(?P<time>{TIME})\\] )?iteration\\s+(?P<step>\\d+)/\\s*\\d+\\s*\\|",
         "metrics": [{"fields": "|", "assign": ":"}]})json",
+    // DeepSpeed's engine, _report_progress through log_dist: "[Rank 0] step=N, skipped=K,
+    // lr=[<group 0>, ...], mom=[...]". No loss: DeepSpeed prints none here.
+    R"json({"name": "deepspeed",
+        "description": "DeepSpeed engine progress: [Rank R] step=N, skipped=K, lr=[..] (the first parameter group's lr)",
+        "require": ["step=", ", skipped="],
+        "line": "(?:\\[Rank (?P<rank>\\d+)\\] )?step=(?P<step>\\d+), skipped=",
+        "time": "^\\[(?P<time>{TIME})\\]",
+        "metrics": [{"name": "skipped", "value": ", skipped=(?P<value>\\d+)"},
+                    {"name": "lr", "value": ", lr=\\[(?P<value>{NUM})"}]})json",
+    // DeepSpeed's pipeline engine, train_batch: "steps: N loss: X [<name>: X ...] iter time
+    // (s): T samples/sec: S".
+    R"json({"name": "deepspeed-pipe",
+        "description": "DeepSpeed pipeline engine: steps: N loss: X .. iter time (s): T samples/sec: S",
+        "require": ["iter time (s): ", "steps: "],
+        "line": "^steps: (?P<step>\\d+) ",
+        "metrics": [{"pairs": "(?:^| )(?P<name>[A-Za-z][A-Za-z0-9_ /()]*?): (?P<value>{NUM})\\b"}],
+        "ignore": ["steps"]})json",
+    // torchtitan colours each key ("\x1b[32mloss:"): no literal may span two fields.
+    // torchtitan's MetricsProcessor, validation: "validate step: N  loss: X  memory: ..".
+    R"json({"name": "torchtitan-validate",
+        "description": "torchtitan validation: validate step: N  loss: X  memory: ..GiB(..%)  tps: N",
+        "require": ["[titan] ", "validate step:", "loss:"],
+        "line": "validate step:\\s*(?P<step>\\d+)\\s",
+        "time": "\\[titan\\] (?P<time>{TIME})",
+        "metrics": [{"pairs": "(?P<name>[a-z_]+):\\s*(?P<value>[-+]?[\\d,]*\\.?\\d+(?:[eE][-+]?\\d+)?|(?i:nan|-?inf))"}],
+        "ignore": ["step"],
+        "prefix": "validate/"})json",
+    // torchtitan's MetricsProcessor: "step: N  loss: X  grad_norm: G  memory: M GiB(P%)  tps:
+    // 7,282  tflops: T  mfu: U%" (older: no grad_norm).
+    R"json({"name": "torchtitan",
+        "description": "torchtitan: step: N  loss: X  grad_norm: G  memory: ..GiB(..%)  tps: N  tflops: T  mfu: U%",
+        "require": ["[titan] ", "step:", "loss:"],
+        "line": "(?:^|\\s)step:\\s*(?P<step>\\d+)\\s",
+        "time": "\\[titan\\] (?P<time>{TIME})",
+        "metrics": [{"pairs": "(?P<name>[a-z_]+):\\s*(?P<value>[-+]?[\\d,]*\\.?\\d+(?:[eE][-+]?\\d+)?|(?i:nan|-?inf))"}],
+        "ignore": ["step"]})json",
+    // Hugging Face Trainer dicts that carry their step: Oumi's MetricsLoggerCallback adds
+    // 'step' to the logs the ProgressCallback prints.
+    R"json({"name": "hf-trainer-step",
+        "description": "Hugging Face Trainer log dicts with a 'step' key (Oumi adds it)",
+        "require": ["{'", "'step': "],
+        "line": "^\\{'.*'step': '?(?P<step>\\d+)'?[,}]",
+        "metrics": [{"pairs": "'(?P<name>[^']+)': '?(?P<value>{NUM})'?(?:, |\\}$)"}],
+        "ignore": ["step"]})json",
+    // Hugging Face Trainer's ProgressCallback / PrinterCallback: str(logs), no step. The x axis
+    // is the dict's ordinal times logging_steps from trainer_state.json, else the ordinal.
+    R"json({"name": "hf-trainer",
+        "description": "Hugging Face Trainer training dicts {'loss': .., 'grad_norm': .., 'learning_rate': .., 'epoch': ..}; step = ordinal x logging_steps",
+        "require": ["{'loss': "],
+        "line": "^\\{'loss': ",
+        "step": "ordinal",
+        "stride": "logging_steps",
+        "metrics": [{"pairs": "'(?P<name>[^']+)': '?(?P<value>{NUM})'?(?:, |\\}$)"}]})json",
+    R"json({"name": "hf-trainer-eval",
+        "description": "Hugging Face Trainer evaluation dicts {'eval_loss': .., 'epoch': ..}; step = ordinal x eval_steps",
+        "require": ["{'eval_"],
+        "line": "^\\{'eval_",
+        "step": "ordinal",
+        "stride": "eval_steps",
+        "metrics": [{"pairs": "'(?P<name>[^']+)': '?(?P<value>{NUM})'?(?:, |\\}$)"}],
+        "ignore": ["epoch"]})json",
+    // msProbe's monitor, data_writers.add_scalar: each alarm on the console as "<time> (<pid>)
+    // [rank R] [INFO] > Rule <rule> reports anomaly signal in ('<tag>', '<op>') at step N,
+    // current value V, history mean M."
+    R"json({"name": "msprobe-alarm",
+        "description": "msProbe monitor alarms on the console, imported as anomalies like its anomaly.json",
+        "require": [" reports anomaly signal in "],
+        "line": "Rule \\S+ reports anomaly signal in .* at step (?P<step>\\d+)",
+        "anomalies": "msprobe"})json",
     // nanoGPT's train.py: "iter %d: loss %.4f, time %.2fms, mfu %.2f%%".
     R"json({"name": "nanogpt",
         "description": "nanoGPT-style loops: iter N: loss X, time Yms, mfu Z%",
@@ -46,7 +124,7 @@ constexpr std::string_view kBuiltIn[] = {
     // nanoGPT's evaluation: "step %d: train loss %.4f, val loss %.4f".
     R"json({"name": "nanogpt-eval",
         "description": "nanoGPT-style evaluation: step N: train loss X, val loss Y",
-        "require": ["step ", " loss "],
+        "require": ["step ", ": train loss "],
         "line": "^step (?P<step>\\d+): ",
         "metrics": [{"pairs": "(?:: |, )(?P<name>[A-Za-z_]+(?: [A-Za-z_]+)?) (?P<value>{NUM})"}]})json",
 };

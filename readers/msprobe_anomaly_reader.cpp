@@ -86,6 +86,8 @@ bool parse_anomaly_message(std::string_view s, AnomalyMessage& out) {
                     }
                     if (digits_end > 0) {
                         out.op.assign(op);
+                        out.tag_name.assign(rest.substr(0, q));
+                        parse_step(tail.substr(0, digits_end), out.step);
                         tail.remove_prefix(digits_end);
                         if (eat(tail, ", current value ")) {
                             std::size_t sep = tail.find(", history mean ");
@@ -107,6 +109,32 @@ bool parse_anomaly_message(std::string_view s, AnomalyMessage& out) {
     }
     // Legacy: "... in <tag_name> at step <s>." carries the rule only.
     return s.find(" at step ") != std::string_view::npos;
+}
+
+bool anomaly_from_alarm(std::string_view line, ImportedAnomaly& out) {
+    AnomalyMessage msg;
+    const std::size_t at = line.find("Rule ");
+    if (at == std::string_view::npos || !parse_anomaly_message(line.substr(at), msg) ||
+        msg.op.empty() || msg.step < 0)
+        return false;
+    std::string_view message = line.substr(at);
+    if (const std::size_t end = message.find(".\x1b"); end != std::string_view::npos)
+        message = message.substr(0, end + 1);
+    out.message.assign(message);
+    out.raw_tag = std::move(msg.tag_name);
+    out.op = std::move(msg.op);
+    out.rule = std::move(msg.rule);
+    out.step = msg.step;
+    out.value = msg.value;
+    out.history_mean = msg.history_mean;
+    out.call_id = -1;
+    const AnomalyTagName parts = parse_anomaly_tag_name(out.raw_tag);
+    out.rank = parts.ok ? parts.rank : kNoRank;
+    out.micro_step = parts.ok && parts.has_micro ? parts.micro : 0;
+    out.vpp_stage = parts.ok && parts.has_vpp ? parts.vpp : 0;
+    out.tag = anomaly_series_tag(out.raw_tag, out.op);
+    out.key = fmt::format("{}_step_{}_op_{}", out.raw_tag, out.step, out.op);
+    return true;
 }
 
 MsProbeAnomalyReader::MsProbeAnomalyReader(SourceFile file, PointSink& sink)

@@ -24,12 +24,21 @@ namespace runtop {
 // What an anomaly message says; `op` is "" when the message is not in the current form.
 struct AnomalyMessage {
     std::string rule;
+    std::string tag_name;  // "" in legacy messages
     std::string op;
+    std::int64_t step = -1;
     double value = 0;         // NaN when absent
     double history_mean = 0;  // NaN when absent
 };
 // False when the text is not an anomaly message at all.
 bool parse_anomaly_message(std::string_view message, AnomalyMessage& out);
+
+// An alarm msProbe printed to its console log ("... [rank 3] [INFO] > Rule AnomalyNan reports
+// anomaly signal in ('0:layers.1.mlp.weight/rank3/post_grad', 'norm') at step 120, current
+// value nan, history mean 0.0123."): the anomaly its anomaly.json holds too, without the
+// entry's call id, stages and group mates. Its key is "<tag_name>_step_<s>_op_<op>". False
+// when the line holds no alarm in the current form (a legacy one names no op).
+bool anomaly_from_alarm(std::string_view line, ImportedAnomaly& out);
 
 class MsProbeAnomalyReader final : public WholeFileReader {
   public:

@@ -3,6 +3,7 @@
 #include "readers/event_file_reader.h"
 #include "readers/json_readers.h"
 #include "readers/log_file_reader.h"
+#include "readers/log_format_catalog.h"
 #include "readers/msprobe_csv_reader.h"
 #include "readers/step_table_csv_reader.h"
 
@@ -47,7 +48,8 @@ std::unique_ptr<SourceReader> ReaderFactory::make(SourceFile file, PointSink& si
         case SourceFormat::kDeepSpeedConfig:
             return std::make_unique<KeyValueCsvReader>(std::move(file), sink);
         case SourceFormat::kTextLog:
-            return std::make_unique<LogFileReader>(std::move(file), sink, builtin_log_formats());
+            return std::make_unique<LogFileReader>(std::move(file), sink, log_formats().formats,
+                                                   log_formats().forced);
         case SourceFormat::kMsProbeAnomaly:
         case SourceFormat::kMsProbeAnomalyAnalyse:
         case SourceFormat::kHfTrainerState:

@@ -10,6 +10,7 @@
 
 #include "readers/discovery.h"
 #include "readers/file_kinds.h"
+#include "readers/log_format_catalog.h"
 
 namespace runtop {
 
@@ -457,8 +458,11 @@ void SourceSet::release(const std::vector<Entry*>& complete) {
 }
 
 std::vector<std::string> SourceSet::take_messages() {
-    std::vector<std::string> out;
-    out.swap(messages_);
+    std::vector<std::string> out = take_log_format_errors();  // a user's format files'
+    for (std::string& m : out) m += " (the format is left out)";
+    out.insert(out.end(), std::make_move_iterator(messages_.begin()),
+               std::make_move_iterator(messages_.end()));
+    messages_.clear();
     return out;
 }
 

@@ -11,12 +11,14 @@
 
 #include "core/series_source.h"
 #include "readers/file_kinds.h"
+#include "readers/log_format_catalog.h"
 #include "tests/test_support.h"
 
 namespace runtop {
 namespace {
 
 using testing::append_file;
+using testing::make_dirs;
 using testing::RecordingSink;
 using testing::TempDir;
 using testing::write_file;
@@ -165,18 +167,35 @@ TEST(LogFileReader, TextThatIsNoLogIsLeftAloneAfterItsSample) {
     const std::string path = dir / "dataset.txt";
     std::string text;
     while (text.size() < LogFileReader::kSampleBytes) text += "the quick brown fox jumps\n";
-    text += "iter 5: loss 1.0\n";  // past the sample: never read
+    const std::size_t sample = text.size();
+    text += "iter 5: loss 1.0\n";  // past the sample: not read while the file stays as it is
+    for (int i = 0; i < 100000; ++i) text += "more text that is no log at all\n";
     write_file(path, text);
     RecordingSink sink;
     LogFileReader reader = reader_of(path, sink);
     ASSERT_TRUE(reader.poll());
     EXPECT_TRUE(reader.ignored());
+    EXPECT_FALSE(reader.more());
     EXPECT_FALSE(reader.holds_data());  // counted as no data file
     EXPECT_TRUE(reader.pending().empty());
     EXPECT_TRUE(sink.scalars.empty());
-    append_file(path, "iter 6: loss 1.0\n");
+    IngestTotals totals;
+    reader.add_totals(totals);
+    EXPECT_EQ(totals.bytes, sample);  // one sample read, not the 3 MB
     ASSERT_TRUE(reader.poll());
-    EXPECT_TRUE(sink.scalars.empty());
+    reader.add_totals(totals);
+    EXPECT_EQ(totals.bytes, 2 * sample);  // unchanged: not read again
+
+    // Written to since: maybe a job's log after a long preamble; read on from the sample's end,
+    // every line once.
+    append_file(path, "iter 6: loss 2.0\n");
+    ASSERT_TRUE(reader.poll());
+    while (reader.more()) ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(reader.holds_data());
+    ASSERT_EQ(sink.scalars.size(), 2u);
+    EXPECT_EQ(sink.scalars[0].point.step, 5);
+    EXPECT_EQ(sink.scalars[1].point.step, 6);
+    EXPECT_EQ(sink.scalars[1].point.value, 2.0);
 
     // A young log with no metric yet is not judged on less than its sample.
     const std::string young = dir / "young.log";
@@ -209,6 +228,131 @@ TEST(LogFileReader, AnOverlongLineIsSkippedWithAWarning) {
     const std::vector<std::string> warnings = reader.take_warnings();
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find(path), std::string::npos);
+}
+
+}  // namespace
+}  // namespace runtop
+
+namespace runtop {
+namespace {
+
+// Hugging Face Trainer prints no step: the dicts' ordinal times logging_steps (eval_steps) from
+// the trainer_state.json of the job's output directory gives it.
+TEST(LogFileReader, HuggingFaceDictsTakeTheirStepsFromTrainerState) {
+    TempDir dir;
+    const std::string out = dir / "out";
+    make_dirs(out + "/checkpoint-20");
+    make_dirs(out + "/checkpoint-10");
+    write_file(out + "/checkpoint-20/trainer_state.json",
+               R"({"global_step": 20, "logging_steps": 5, "eval_steps": 10, "log_history": []})");
+    write_file(out + "/checkpoint-10/trainer_state.json",
+               R"({"global_step": 10, "logging_steps": 999, "log_history": []})");
+    const std::string log = out + "/train.log";
+    write_file(log,
+               "0: {'loss': 2.5, 'grad_norm': 1.5, 'learning_rate': 5e-05, 'epoch': 0.01}\n"
+               "0: {'loss': 2.25, 'grad_norm': 1.25, 'learning_rate': 4e-05, 'epoch': 0.02}\n"
+               "0: {'eval_loss': 2.0, 'eval_runtime': 1.5, 'epoch': 0.02}\n"
+               "0: {'loss': 2.0, 'grad_norm': 1.0, 'learning_rate': 3e-05, 'epoch': 0.03}\n");
+    RecordingSink sink;
+    LogFileReader reader = reader_of(log, sink);
+    ASSERT_TRUE(reader.poll());
+    const Delivered d = delivered(sink);
+    EXPECT_EQ(d.value.at("0 loss@5"), 2.5);
+    EXPECT_EQ(d.value.at("0 loss@10"), 2.25);
+    EXPECT_EQ(d.value.at("0 loss@15"), 2.0);
+    EXPECT_EQ(d.value.at("0 eval_loss@10"), 2.0);
+    EXPECT_EQ(d.value.at("0 epoch@15"), 0.03);
+    EXPECT_TRUE(sink.starts.empty());  // evaluations count apart: no restart
+
+    // Without a trainer_state.json: the ordinal.
+    make_dirs(dir / "bare");
+    const std::string bare = dir / "bare/train.log";
+    write_file(bare, "{'loss': 2.5, 'epoch': 0.01}\n{'loss': 2.0, 'epoch': 0.02}\n");
+    RecordingSink bare_sink;
+    LogFileReader bare_reader = reader_of(bare, bare_sink);
+    ASSERT_TRUE(bare_reader.poll());
+    EXPECT_EQ(delivered(bare_sink).value.at("-1 loss@2"), 2.0);
+}
+
+// A rank the tool prints (DeepSpeed's "[Rank 3]") wins over a launcher's local rank.
+TEST(LogFileReader, TheRankALineNamesWins) {
+    TempDir dir;
+    const std::string path = dir / "slurm-1.out";
+    write_file(path,
+               "[default1]:[2024-03-08 16:33:18,180] [INFO] [logging.py:96:log_dist] [Rank 9] "
+               "step=10, skipped=0, lr=[0.001], mom=[(0.9, 0.999)]\n"
+               "[default1]:steps: 10 loss: 5.5508 iter time (s): 0.936 samples/sec: 136.706\n");
+    RecordingSink sink;
+    LogFileReader reader = reader_of(path, sink);
+    ASSERT_TRUE(reader.poll());
+    const Delivered d = delivered(sink);
+    EXPECT_EQ(d.value.at("9 lr@10"), 0.001);
+    EXPECT_EQ(d.value.at("1 loss@10"), 5.5508);
+}
+
+// msProbe's console alarms are imported anomalies, as its anomaly.json entries are.
+TEST(LogFileReader, MsProbeConsoleAlarmsAreAnomalies) {
+    TempDir dir;
+    const std::string path = dir / "console.log";
+    write_file(path,
+               "2026-11-21 06:35:29 (21777) [rank 0] [INFO] \x1b[93m> Rule AnomalyNan reports "
+               "anomaly signal in ('0:fc1.input:0/rank1/actv_grad', 'norm') at step 7, current "
+               "value nan, history mean 0.5.\x1b[0m\n"
+               "2026-11-21 06:35:29 (21777) [rank 0] [INFO] building model\n");
+    RecordingSink sink;
+    LogFileReader reader = reader_of(path, sink);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_TRUE(sink.scalars.empty());
+    ASSERT_EQ(sink.anomalies.size(), 1u);
+    const ImportedAnomaly& a = sink.anomalies[0];
+    EXPECT_EQ(a.rank, 1);  // the rank the tag names, not the one that printed
+    EXPECT_EQ(a.step, 7);
+    EXPECT_EQ(a.rule, "AnomalyNan");
+    EXPECT_EQ(a.op, "norm");
+    EXPECT_EQ(a.raw_tag, "0:fc1.input:0/rank1/actv_grad");
+    EXPECT_EQ(a.micro_step, 0);
+    EXPECT_TRUE(std::isnan(a.value));
+    EXPECT_EQ(a.history_mean, 0.5);
+    EXPECT_EQ(a.key, "0:fc1.input:0/rank1/actv_grad_step_7_op_norm");
+    EXPECT_FALSE(a.tag.empty());
+    EXPECT_EQ(a.message.back(), '.');
+    EXPECT_EQ(a.run, "run");
+    IngestTotals totals;
+    reader.add_totals(totals);
+    EXPECT_EQ(totals.anomalies, 1u);
+
+    // Beside msProbe's default output directory: its run; a rank whose anomaly.json is there
+    // has the alarm in it already (exactly): the console's copy is left out.
+    make_dirs(dir / "monitor_output/anomaly_detected/rank1");
+    write_file(dir / "monitor_output/anomaly_detected/rank1/anomaly.json", "{}");
+    append_file(path,
+                "2026-11-21 06:35:30 (21777) [rank 0] [INFO] > Rule AnomalyNan reports anomaly "
+                "signal in ('0:fc1.input:0/rank0/actv_grad', 'norm') at step 8, current value "
+                "nan, history mean 0.5.\n");
+    RecordingSink next_sink;
+    LogFileReader next = reader_of(path, next_sink);
+    ASSERT_TRUE(next.poll());
+    ASSERT_EQ(next_sink.anomalies.size(), 1u);
+    EXPECT_EQ(next_sink.anomalies[0].rank, 0);
+    EXPECT_EQ(next_sink.anomalies[0].run, "run/monitor_output");
+}
+
+// --log-format: the file is read whole with the one format, even past a sample of other text.
+TEST(LogFileReader, AForcedFormatReadsPastTheSample) {
+    TempDir dir;
+    const std::string path = dir / "notes.txt";
+    std::string text;
+    while (text.size() < 2 * LogFileReader::kSampleBytes) text += "a long preamble\n";
+    text += "iter 5: loss 1.5, time 10.00ms, mfu 20.00%\n";
+    write_file(path, text);
+    LogFormatCatalog catalog = load_log_formats("");
+    ASSERT_TRUE(force_log_format(catalog, "nanogpt"));
+    RecordingSink sink;
+    LogFileReader reader(SourceFile{path, "run", kNoRank, SourceFormat::kTextLog}, sink,
+                         catalog.formats, catalog.forced);
+    ASSERT_TRUE(reader.poll());
+    EXPECT_FALSE(reader.ignored());
+    EXPECT_EQ(delivered(sink).value.at("-1 loss@5"), 1.5);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ const LogFormat* builtin(std::string_view name) {
 struct Parsed {
     std::string format;  // the first built-in that took the line, "" for none
     std::int64_t step = 0;
+    int rank = -1;
     double wall_time = 0;
     std::map<std::string, double> metrics;
 };
@@ -33,6 +34,7 @@ Parsed parse(std::string_view line, std::uint64_t ordinal = 0) {
         if (!f.may_match(line) || !f.match(line, ordinal, record)) continue;
         out.format = f.name();
         out.step = record.step;
+        out.rank = record.rank;
         out.wall_time = record.wall_time;
         for (const auto& [name, value] : record.metrics) {
             EXPECT_FALSE(out.metrics.contains(std::string(name))) << name << " twice in " << line;
@@ -51,10 +53,12 @@ double local_time(int year, int month, int day, int hour, int minute, int second
 }
 
 TEST(LogFormat, EveryBuiltInParses) {
-    for (std::string_view name :
-         {"mindformers", "mindformers-monitor", "megatron", "nanogpt", "nanogpt-eval"})
-        EXPECT_NE(builtin(name), nullptr) << name;
-    EXPECT_EQ(builtin_log_formats().size(), 5u);
+    const std::vector<std::string_view> names = {
+        "mindformers",     "mindformers-monitor", "nemo",       "megatron",        "deepspeed",
+        "deepspeed-pipe",  "torchtitan-validate", "torchtitan", "hf-trainer-step", "hf-trainer",
+        "hf-trainer-eval", "msprobe-alarm",       "nanogpt",    "nanogpt-eval"};
+    for (std::string_view name : names) EXPECT_NE(builtin(name), nullptr) << name;
+    EXPECT_EQ(builtin_log_formats().size(), names.size());
     for (const LogFormat& f : builtin_log_formats()) EXPECT_FALSE(f.description().empty());
 }
 
@@ -203,6 +207,164 @@ TEST(LogFormat, NanoGptLines) {
               (std::map<std::string, double>{{"train loss", 1.2345}, {"val loss", 1.4567}}));
 }
 
+// NeMo 2's ProgressPrinter (LOGS.md §1, real lines): the step is global_step, not the
+// iteration within the epoch, and the line is not Megatron's although it looks alike.
+TEST(LogFormat, NemoProgressLines) {
+    Parsed p = parse(
+        "Training epoch 0, iteration 0/4 | lr: 1.499e-07 | consumed_samples: 512 | "
+        "global_batch_size: 512 | global_step: 0 | reduced_train_loss: 11.03 | "
+        "train_step_timing in s: 61.94");
+    EXPECT_EQ(p.format, "nemo");
+    EXPECT_EQ(p.step, 0);
+    EXPECT_EQ(p.metrics.at("reduced_train_loss"), 11.03);
+    EXPECT_EQ(p.metrics.at("lr"), 1.499e-07);
+    EXPECT_EQ(p.metrics.at("train_step_timing in s"), 61.94);
+    EXPECT_FALSE(p.metrics.contains("global_step"));
+    p = parse(
+        "Training epoch 1, iteration 29/99 | lr: 5.8e-06 | global_batch_size: 32 | "
+        "global_step: 129 | reduced_train_loss: nan");
+    EXPECT_EQ(p.format, "nemo");
+    EXPECT_EQ(p.step, 129);
+    EXPECT_TRUE(std::isnan(p.metrics.at("reduced_train_loss")));
+}
+
+// DeepSpeed (LOGS.md §4, real lines): the engine's progress line names its rank; the
+// pipeline engine's has its losses and throughput.
+TEST(LogFormat, DeepSpeedLines) {
+    Parsed p = parse(
+        "[2024-04-21 02:45:24,651] [INFO] [logging.py:96:log_dist] [Rank 0] step=2, skipped=0, "
+        "lr=[1.0066311829174689e-07, 1.0066311829174689e-07], mom=[(0.9, 0.999), (0.9, 0.999)]");
+    EXPECT_EQ(p.format, "deepspeed");
+    EXPECT_EQ(p.step, 2);
+    EXPECT_EQ(p.rank, 0);
+    EXPECT_EQ(p.metrics.at("lr"), 1.0066311829174689e-07);
+    EXPECT_EQ(p.metrics.at("skipped"), 0);
+    EXPECT_EQ(p.metrics.size(), 2u);
+    EXPECT_EQ(p.wall_time, local_time(2024, 4, 21, 2, 45, 24) + 0.651);
+    p = parse(
+        "[2024-03-08 16:33:18,180] [INFO] [logging.py:96:log_dist] [Rank 3] step=10, "
+        "skipped=4, lr=[0.001], mom=[[0.9, 0.999]]");
+    EXPECT_EQ(p.rank, 3);
+    EXPECT_EQ(p.metrics.at("skipped"), 4);
+    EXPECT_EQ(p.metrics.at("lr"), 0.001);
+
+    p = parse(
+        "steps: 200 loss: 5.5508 lm loss: 5.5103 moe loss: 0.0405 iter time (s): 0.936 "
+        "samples/sec: 136.706");
+    EXPECT_EQ(p.format, "deepspeed-pipe");
+    EXPECT_EQ(p.step, 200);
+    EXPECT_EQ(p.metrics, (std::map<std::string, double>{{"loss", 5.5508},
+                                                        {"lm loss", 5.5103},
+                                                        {"moe loss", 0.0405},
+                                                        {"iter time (s)", 0.936},
+                                                        {"samples/sec", 136.706}}));
+    EXPECT_TRUE(std::isnan(
+        parse("steps: 3 loss: nan iter time (s): 1.000 samples/sec: 2.000").metrics.at("loss")));
+}
+
+// torchtitan (LOGS.md §6, a real line once its colours are stripped): fields two spaces apart,
+// thousands grouped with ',', units after the number, N/A for no value.
+TEST(LogFormat, TorchtitanLines) {
+    Parsed p = parse(
+        "[titan] 2026-05-18 16:04:46,338 - root - INFO - step: 14  loss:  3.24405  grad_norm:  "
+        "0.8319  memory:  9.46GiB(64.99%)  tps: 7,282  tflops: 0.52  mfu: 0.17%");
+    EXPECT_EQ(p.format, "torchtitan");
+    EXPECT_EQ(p.step, 14);
+    EXPECT_EQ(p.metrics, (std::map<std::string, double>{{"loss", 3.24405},
+                                                        {"grad_norm", 0.8319},
+                                                        {"memory", 9.46},
+                                                        {"tps", 7282},
+                                                        {"tflops", 0.52},
+                                                        {"mfu", 0.17}}));
+    EXPECT_EQ(p.wall_time, local_time(2026, 5, 18, 16, 4, 46) + 0.338);
+    p = parse(
+        "[titan] 2026-05-18 16:04:46,338 - root - INFO - step:  1  loss:      nan  grad_norm:  "
+        "0.8319  memory:  9.46GiB(64.99%)  tps: 1,234,567  tflops: 1,024.50  mfu: N/A");
+    EXPECT_TRUE(std::isnan(p.metrics.at("loss")));
+    EXPECT_EQ(p.metrics.at("tps"), 1234567);
+    EXPECT_EQ(p.metrics.at("tflops"), 1024.5);
+    EXPECT_FALSE(p.metrics.contains("mfu"));
+    p = parse(
+        "[titan] 2026-05-18 16:05:00,000 - root - INFO - validate step: 20  loss:  3.1000  "
+        "memory:  9.46GiB(64.99%)  tps: 7,282");
+    EXPECT_EQ(p.format, "torchtitan-validate");
+    EXPECT_EQ(p.step, 20);
+    EXPECT_EQ(p.metrics.at("loss"), 3.1);
+    EXPECT_EQ(builtin("torchtitan-validate")->prefix(), "validate/");
+}
+
+// Hugging Face Trainer dicts (LOGS.md §3, real lines): no step, so the ordinal; newer versions
+// quote the values; a dict that carries 'step' (Oumi) gives it.
+TEST(LogFormat, HuggingFaceTrainerDicts) {
+    Parsed p = parse(
+        "{'loss': 2.8485, 'grad_norm': 3.385751724243164, 'learning_rate': "
+        "4.8591549295774653e-05, 'epoch': 0.03}",
+        6);
+    EXPECT_EQ(p.format, "hf-trainer");
+    EXPECT_EQ(p.step, 7);
+    EXPECT_EQ(p.metrics, (std::map<std::string, double>{{"loss", 2.8485},
+                                                        {"grad_norm", 3.385751724243164},
+                                                        {"learning_rate", 4.8591549295774653e-05},
+                                                        {"epoch", 0.03}}));
+    EXPECT_EQ(builtin("hf-trainer")->stride_key(), "logging_steps");
+    p = parse(
+        "{'loss': '1.764', 'grad_norm': '2.609', 'learning_rate': '6.667e-05', "
+        "'mean_token_accuracy': '0.7419', 'epoch': '3'}");
+    EXPECT_EQ(p.metrics.at("loss"), 1.764);
+    EXPECT_EQ(p.metrics.at("mean_token_accuracy"), 0.7419);
+    EXPECT_EQ(p.metrics.at("epoch"), 3);
+    p = parse("{'loss': nan, 'grad_norm': nan, 'learning_rate': 1e-05, 'epoch': 0.5}");
+    EXPECT_TRUE(std::isnan(p.metrics.at("loss")));
+    p = parse(
+        "{'eval_loss': 2.1, 'eval_runtime': 3.5, 'eval_samples_per_second': 10.2, "
+        "'epoch': 1.0}",
+        1);
+    EXPECT_EQ(p.format, "hf-trainer-eval");
+    EXPECT_EQ(p.step, 2);
+    EXPECT_EQ(p.metrics.at("eval_loss"), 2.1);
+    EXPECT_FALSE(p.metrics.contains("epoch"));
+    p = parse("{'loss': 2.5, 'learning_rate': 1e-05, 'epoch': 0.1, 'step': 40}", 0);
+    EXPECT_EQ(p.format, "hf-trainer-step");
+    EXPECT_EQ(p.step, 40);
+    EXPECT_EQ(p.metrics, (std::map<std::string, double>{
+                             {"loss", 2.5}, {"learning_rate", 1e-05}, {"epoch", 0.1}}));
+    // The end-of-training summary is no training step.
+    EXPECT_EQ(parse("{'train_runtime': 116.1914, 'train_samples_per_second': 6.885, "
+                    "'train_loss': 2.819730052947998, 'epoch': 0.15}")
+                  .format,
+              "");
+}
+
+// msProbe's console alarm (LOGS.md §9): a line of the msprobe-alarm format is an anomaly, not
+// metrics.
+TEST(LogFormat, MsProbeAlarmLines) {
+    LogRecord record;
+    const LogFormat* f = builtin("msprobe-alarm");
+    ASSERT_NE(f, nullptr);
+    EXPECT_TRUE(f->msprobe_anomalies());
+    const std::string line =
+        "2026-01-31 10:00:00 (12345) [rank 3] [INFO] > Rule AnomalyNan reports anomaly signal "
+        "in ('0:layers.1.mlp.weight/rank3/post_grad', 'norm') at step 120, current value nan, "
+        "history mean 0.0123.";
+    ASSERT_TRUE(f->may_match(line));
+    ASSERT_TRUE(f->match(line, 0, record));
+    EXPECT_EQ(record.step, 120);
+    EXPECT_TRUE(record.metrics.empty());
+    EXPECT_EQ(parse(line).format, "msprobe-alarm");
+}
+
+TEST(LogFormat, ThousandsAreGroupedByThreeOrNotAtAll) {
+    const std::string json = R"json({"name": "t", "line": "^n (?P<step>\\d+) ",
+        "metrics": [{"pairs": "(?P<name>[a-z]+)=(?P<value>[-\\d.,]+)"}]})json";
+    Result<LogFormat> f = LogFormat::parse(json, "t.json");
+    ASSERT_TRUE(f) << f.error().message;
+    LogRecord r;
+    ASSERT_TRUE(f->match("n 1 a=1,234 b=-12,345,678.25 c=1,2 d=1234,567 e=,123 f=12,34", 0, r));
+    std::map<std::string, double> got;
+    for (const auto& [name, value] : r.metrics) got[std::string(name)] = value;
+    EXPECT_EQ(got, (std::map<std::string, double>{{"a", 1234}, {"b", -12345678.25}}));
+}
+
 TEST(LogFormat, OtherLinesAreNone) {
     for (std::string_view line :
          {"", "Loading checkpoint from /ckpt/iter_0001000", "[INFO] building dataset",
@@ -252,6 +414,11 @@ TEST(LogFormat, ErrorsNameTheFileAndLine) {
         {"{\"name\": \"x\", \"line\": \"step (?P<step>\\\\d+)\"}", "f.json:1: no metric"},
         {"{\"name\": \"x\",\n \"require\": \"loss\"}", "f.json:2: 'require' is not a list"},
         {"{\"name\": \"x\", \"line\": ", "f.json: not valid JSON"},
+        {"{\"name\": \"x\", \"line\": \"s (?P<step>\\\\d+)\",\n \"stride\": \"logging_steps\", "
+         "\"metrics\": [{\"fields\": \",\", \"assign\": \"=\"}]}",
+         "f.json:2: 'stride' needs \"step\": \"ordinal\""},
+        {"{\"name\": \"x\", \"line\": \"s (?P<step>\\\\d+)\",\n \"anomalies\": \"yes\"}",
+         "f.json:2: 'anomalies' is not \"msprobe\""},
     };
     for (const Case& c : cases) {
         Result<LogFormat> f = LogFormat::parse(c.json, "f.json");

@@ -156,5 +156,42 @@ TEST(Store, TotalPointsIsTheSumOfEverySeriesCount) {
     EXPECT_GT(store.total_points(), 0u);
 }
 
+// One alarm read from msProbe's anomaly.json and from its console log is one anomaly: the
+// file's copy (call id, stages, group mates) whichever comes first; others stay apart.
+TEST(Store, AnAnomalyReadFromTwoFilesIsOne) {
+    const auto alarm = [](std::string key, std::string op, std::int64_t call) {
+        ImportedAnomaly a;
+        a.run = "run";
+        a.rank = 1;
+        a.key = std::move(key);
+        a.raw_tag = "0:fc1.input:0/rank1/actv_grad";
+        a.op = std::move(op);
+        a.rule = "AnomalyNan";
+        a.step = 7;
+        a.call_id = call;
+        return a;
+    };
+    Store store;
+    store.anomaly(alarm("console norm", "norm", -1));
+    store.anomaly(alarm("console nans", "nans", -1));
+    store.anomaly(alarm("file", "nans", 16));
+    store.anomaly(alarm("console nans", "nans", -1));  // the console read again
+    ASSERT_EQ(store.imported_anomalies().size(), 2u);
+    EXPECT_EQ(store.imported_anomalies()[0].key, "console norm");
+    EXPECT_EQ(store.imported_anomalies()[1].key, "file");
+    EXPECT_EQ(store.imported_anomalies()[1].call_id, 16);
+    ImportedAnomaly rewritten = alarm("file", "nans", 16);
+    rewritten.value = 2;
+    store.anomaly(rewritten);  // the file rewritten: replaces its entry
+    ASSERT_EQ(store.imported_anomalies().size(), 2u);
+    EXPECT_EQ(store.imported_anomalies()[1].value, 2);
+
+    Store other;  // the file first, the console after
+    other.anomaly(alarm("file", "nans", 16));
+    other.anomaly(alarm("console nans", "nans", -1));
+    ASSERT_EQ(other.imported_anomalies().size(), 1u);
+    EXPECT_EQ(other.imported_anomalies()[0].key, "file");
+}
+
 }  // namespace
 }  // namespace runtop

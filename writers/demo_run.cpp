@@ -73,6 +73,11 @@ Result<DemoRun> DemoRun::create(const DemoOptions& options) {
         if (!msprobe) return msprobe.error();
         run.msprobe_ = std::move(*msprobe);
     }
+    if (options.logs) {
+        Result<DemoLogs> logs = DemoLogs::create(options.dir, options.ranks, options.steps);
+        if (!logs) return logs.error();
+        run.logs_ = std::move(*logs);
+    }
     return run;
 }
 
@@ -92,8 +97,10 @@ Result<bool> DemoRun::write_step() {
                           ? kPeakLr * (t + 1) / warmup
                           : 3e-5 + 0.5 * (kPeakLr - 3e-5) *
                                        (1 + std::cos(M_PI * (t - warmup) / (total - warmup)));
+    std::vector<DemoRankStep> logged(static_cast<std::size_t>(options_.ranks));
     for (int r = 0; r < options_.ranks; ++r) {
         Rank& rank = ranks_[static_cast<std::size_t>(r)];
+        DemoRankStep& log = logged[static_cast<std::size_t>(r)];
         double loss = 0.55 + 2.6 * std::exp(-t / (0.22 * total)) + noise(rank, 0.025) +
                       0.01 * std::sin(t / 17.0 + r);
         double grad = (0.9 + 3.0 * std::exp(-t / (0.08 * total))) * std::exp(noise(rank, 0.08));
@@ -116,7 +123,11 @@ Result<bool> DemoRun::write_step() {
             double norm = (18.0 + 3 * l) * (1 + 0.12 * std::sqrt(t / total)) + noise(rank, 0.01);
             f.add(events::simple_scalar("weights/layer_" + std::to_string(l) + "_norm",
                                         static_cast<float>(norm), s, wall));
+            log.layer_norms.push_back(norm / 20.0);  // a weight matrix's share of it
         }
+        log.loss = loss;
+        log.grad_norm = grad;
+        log.throughput = throughput;
         double util = (straggler ? 81.0 : 96.0) + noise(rank, 1.2);
         f.add(
             events::simple_scalar("gpu/util", static_cast<float>(std::min(util, 100.0)), s, wall));
@@ -132,6 +143,9 @@ Result<bool> DemoRun::write_step() {
         if (msprobe_) {
             if (Status st = msprobe_->write_step(r, s, grad, t / total); !st) return st.error();
         }
+    }
+    if (logs_) {
+        if (Status st = logs_->write_step(s, wall, lr, logged); !st) return st.error();
     }
     ++step_;
     return true;

@@ -1,7 +1,8 @@
 // A simulated multi-rank training run, written step by step as real writers would: one event
 // file per rank under <dir>/tensorboard/rank_<r>/, about a dozen tags with realistic noisy
 // curves, and injected trouble (a loss spike on one rank, a NaN later on another, a straggler);
-// and, for the same ranks, msProbe's monitor output under <dir>/monitor_output/.
+// and, for the same ranks, msProbe's monitor output under <dir>/monitor_output/, and training
+// logs (<dir>/slurm-4242.out, Megatron's; <dir>/output/log/rank_<r>/info.log, MindFormers').
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "writers/demo_logs.h"
 #include "writers/demo_msprobe.h"
 #include "writers/tfrecord_writer.h"
 
@@ -24,6 +26,7 @@ struct DemoOptions {
     double rate = 20;  // steps per second; 0 writes as fast as possible
     std::uint64_t seed = 7;
     bool msprobe = true;  // also write msProbe monitor CSVs and anomaly files
+    bool logs = true;     // also write a Megatron job output and MindFormers rank logs
     // The run's start (Unix seconds) for reproducible files; unset: now.
     std::optional<double> start_time;
 };
@@ -61,6 +64,7 @@ class DemoRun {
     DemoTrouble trouble_{};
     std::vector<Rank> ranks_;
     std::optional<DemoMsProbe> msprobe_;
+    std::optional<DemoLogs> logs_;
     std::int64_t step_ = 0;
     double start_time_ = 0;
 };

@@ -64,11 +64,29 @@ void Store::config_text(ConfigText text) {
 }
 
 void Store::anomaly(ImportedAnomaly anomaly) {
-    auto [it, inserted] = anomaly_index_.try_emplace({anomaly.run, anomaly.key}, anomalies_.size());
-    if (inserted)
-        anomalies_.push_back(std::move(anomaly));
-    else
+    if (const auto it = anomaly_index_.find({anomaly.run, anomaly.key});
+        it != anomaly_index_.end()) {
         anomalies_[it->second] = std::move(anomaly);
+        return;
+    }
+    if (!anomaly.raw_tag.empty() && !anomaly.op.empty()) {
+        const auto [seen, fresh] = anomaly_sightings_.try_emplace(
+            {anomaly.run, anomaly.raw_tag, anomaly.op, anomaly.rule, anomaly.step},
+            anomalies_.size());
+        if (!fresh) {
+            // Seen in the other file: keep the copy that says more (the anomaly file's call
+            // id, stages and group mates), under its key.
+            ImportedAnomaly& known = anomalies_[seen->second];
+            if (anomaly.call_id >= 0 && known.call_id < 0) {
+                anomaly_index_.erase({known.run, known.key});
+                anomaly_index_.emplace(std::pair{anomaly.run, anomaly.key}, seen->second);
+                known = std::move(anomaly);
+            }
+            return;
+        }
+    }
+    anomaly_index_.emplace(std::pair{anomaly.run, anomaly.key}, anomalies_.size());
+    anomalies_.push_back(std::move(anomaly));
 }
 
 std::vector<SeriesId> Store::sorted_ids() const {

@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -182,6 +183,11 @@ class Store final : public PointSink {
     std::vector<ConfigText> configs_;
     std::vector<ImportedAnomaly> anomalies_;
     std::map<std::pair<std::string, std::string>, std::size_t> anomaly_index_;
+    // (run, raw tag, op, rule, step) of each anomaly that names them: the same alarm read from
+    // two files (a monitor's anomaly file and its console log) is one anomaly.
+    std::map<std::tuple<std::string, std::string, std::string, std::string, std::int64_t>,
+             std::size_t>
+        anomaly_sightings_;
 };
 
 }  // namespace runtop
