@@ -1,6 +1,7 @@
 // runtop_benchgen DIR MB: writes about MB megabytes of realistic scalar event files for the
 // ingest benchmark (bench/run_bench.sh), with runtop's own writer.
 // runtop_benchgen --msprobe-csv DIR MB: the same for msProbe monitor CSVs (below).
+// runtop_benchgen --megatron-log DIR MB: a Megatron job's text output (bench/megatron_log.h).
 // runtop_benchgen --diverge-at STEP DIR MB: the same event files, but from STEP on every value is
 // 0.1% higher: a second run from the same seed that diverges at a known step (the compare
 // benchmark: `runtop diff` and the compare view on two 1 GB runs).
@@ -44,6 +45,7 @@
 
 #include "bench/events_scale.h"
 #include "bench/gen_files.h"
+#include "bench/megatron_log.h"
 #include "bench/msprobe_scale.h"
 #include "writers/event_writer.h"
 #include "writers/file_output.h"
@@ -426,6 +428,13 @@ int main(int argc, char** argv) {
             return 2;
         }
         return runtop::bench::write_msprobe_scale(argv[3], shape);
+    }
+    if (argc >= 2 && std::strcmp(argv[1], "--megatron-log") == 0) {
+        if (argc != 4 || std::atof(argv[3]) <= 0) {
+            std::fprintf(stderr, "usage: runtop_benchgen --megatron-log DIR MB\n");
+            return 2;
+        }
+        return runtop::bench::write_megatron_log(argv[2], std::atof(argv[3]));
     }
     if (argc >= 2 && std::strcmp(argv[1], "--events-scale") == 0) {
         runtop::bench::EventsScaleShape shape;

@@ -15,6 +15,10 @@
 #    time both (CPU time is the steadier on a shared machine), and where ls spends its time:
 #    runtop_ingest_probe reads the data into a counting sink (the readers alone) and into the
 #    Store, and ls runs once more with malloc on huge pages (the Store's page faults).
+# 3c. logs: a Megatron job's text output of BENCH_LOG_MB (default 200) where one line in 50 is
+#     an iteration line (`runtop_benchgen --megatron-log`): `cat`, `grep -c iteration` and
+#     `runtop ls` of it on one core, wall and CPU time, MB/s, and ls next to grep (bar: >= 500
+#     MB/s wall).
 # 4a. `runtop check` next to `runtop ls` on both data sets (the cost the rules add to reading;
 #     bar: check at most 20 % slower).
 # 4b. The core on 10^8 decoded points (runtop_analyze_probe, 1000 series, 256 MiB budget): the
@@ -50,7 +54,7 @@
 # 4e. scale (bench/scale_bench.sh, bench/README.md): msProbe trees and event files of a real
 #     job's size, typed shapes in BENCH_SCALE_SHAPES: MB/s next to cat, peak RSS next to the
 #     budget, bytes per series and point, check vs ls, ls --filter, first frame, key latency.
-# BENCH_ONLY=events|csv|json|check|guard|core|scale|dashboard|compare|live|micro|portable (run one
+# BENCH_ONLY=events|csv|json|logs|check|guard|core|scale|dashboard|compare|live|micro|portable (run one
 # section).
 set -euo pipefail
 export LC_ALL=C
@@ -407,6 +411,54 @@ for set in hf msprobe; do
 done
 rm -f "$JSON_ERR"
 fi  # json
+
+if [[ -z $ONLY || $ONLY == logs ]]; then
+# --- 3c. Training logs: a Megatron job's output next to grep -c ----------------------------------
+LOG_MB=${BENCH_LOG_MB:-200}
+LOG_DATA=$BUILD/bench-data-log
+LOG_STAMP=$LOG_DATA/.benchgen
+LOG_GEN_VERSION=megatron-log-1  # bump when runtop_benchgen --megatron-log writes other bytes
+if [[ -f $LOG_STAMP && "$(cat "$LOG_STAMP")" == "$LOG_GEN_VERSION $LOG_MB" ]]; then
+    echo "log bench data: $LOG_DATA (kept)"
+else
+    rm -rf "$LOG_DATA"
+    "$GEN" --megatron-log "$LOG_DATA" "$LOG_MB"
+    echo "$LOG_GEN_VERSION $LOG_MB" >"$LOG_STAMP"
+fi
+LOG_FILE=$LOG_DATA/slurm-1.out
+LOG_ERR=$(mktemp)
+log_bytes=$(stat -c %s "$LOG_FILE")
+run_cat_log() { "${PIN[@]}" cat "$LOG_FILE" >/dev/null; }
+# Not to /dev/null: GNU grep then stops at the first match, as with -q.
+run_grep_log() { "${PIN[@]}" grep -c iteration "$LOG_FILE" >"$LOG_ERR.count"; }
+run_ls_log() { "${PIN[@]}" "$RUNTOP" ls "$LOG_DATA" >/dev/null 2>"$LOG_ERR"; }
+run_cat_log
+run_ls_log
+if ! grep -q ' 0 unreadable, 0 waiting, 0 warnings' "$LOG_ERR"; then
+    echo "run_bench.sh: runtop ls reported problems with $LOG_DATA:" >&2
+    cat "$LOG_ERR" >&2
+    exit 1
+fi
+echo
+echo "log ingest: $(awk -v b="$log_bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') Megatron job output, 1 line in 50 an iteration line; page cache warm; $PINNED; best of $RUNS"
+echo "  $(sed -n 's/^runtop: \([0-9]* series, [0-9]* points\).*/\1/p' "$LOG_ERR")"
+printf '  %-26s %9s %9s %10s %10s\n' "" "wall (s)" "CPU (s)" "MB/s wall" "MB/s CPU"
+declare -A LOG_W=() LOG_C=()
+for who in cat grep ls; do
+    read -r w c < <(best_times "run_${who}_log")
+    LOG_W[$who]=$w
+    LOG_C[$who]=$c
+    label=$who
+    [[ $who == grep ]] && label="grep -c iteration"
+    [[ $who == ls ]] && label="runtop ls"
+    awk -v l="$label" -v b="$log_bytes" -v w="$w" -v c="$c" \
+        'BEGIN { printf "  %-26s %9.3f %9.3f %10.0f %10.0f\n", l, w, c, b / w / 1e6, (c > 0 ? b / c / 1e6 : 0) }'
+done
+awk -v l="${LOG_W[ls]}" -v g="${LOG_W[grep]}" -v b="$log_bytes" \
+    'BEGIN { printf "  runtop ls / grep -c: %.2fx wall; %.0f MB/s wall (bar >= 500 MB/s: %s)\n", l / g, b / l / 1e6, (b / l / 1e6 >= 500 ? "met" : "NOT met") }'
+unset LOG_W LOG_C
+rm -f "$LOG_ERR" "$LOG_ERR.count"
+fi  # logs
 
 if [[ -z $ONLY || $ONLY == check ]]; then
 # --- 4a. the rules' cost: runtop check next to runtop ls ------------------------------------

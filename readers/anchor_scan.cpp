@@ -62,8 +62,15 @@ std::size_t rarest_at(std::string_view literal) {
     return at;
 }
 
-int rarity(std::string_view literal) {
-    return frequency(static_cast<unsigned char>(literal[rarest_at(literal)]));
+// What looking for a literal costs a byte of log, roughly, in ns: each place its rarest byte
+// is at is checked (a few ns), and each line that holds the whole literal is a candidate, cut
+// out, cleaned and tried on the formats (a few hundred ns). A one-byte literal is cheap to find
+// but makes every line with that byte a candidate: " iteration " beats "|".
+double cost(std::string_view literal) {
+    double whole = 1;
+    for (char c : literal) whole *= frequency(static_cast<unsigned char>(c)) / 10000.0;
+    const double key = frequency(static_cast<unsigned char>(literal[rarest_at(literal)])) / 10000.0;
+    return key * 3 + whole * 300;
 }
 
 }  // namespace
@@ -72,10 +79,7 @@ AnchorScan::AnchorScan(const std::vector<std::vector<std::string_view>>& require
     for (const std::vector<std::string_view>& literals : required) {
         std::string_view best;
         for (std::string_view literal : literals)
-            if (!literal.empty() &&
-                (best.empty() || rarity(literal) < rarity(best) ||
-                 (rarity(literal) == rarity(best) && literal.size() > best.size())))
-                best = literal;
+            if (!literal.empty() && (best.empty() || cost(literal) < cost(best))) best = literal;
         if (best.empty())
             every_position_ = true;
         else

@@ -18,8 +18,9 @@ namespace runtop {
 
 class AnchorScan {
   public:
-    // For each format, the literals its lines all hold: the one with the rarest byte stands
-    // for the format. A format with none makes every position a candidate.
+    // For each format, the literals its lines all hold: the one cheapest to look for (a rare
+    // byte, and rarely whole in other lines) stands for the format. A format with none makes
+    // every position a candidate.
     explicit AnchorScan(const std::vector<std::vector<std::string_view>>& required);
     // Where the first chosen literal at or after `from` starts in data[0, len) (it lies wholly
     // inside); `len` when none does.
