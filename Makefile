@@ -36,7 +36,8 @@ build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
 # The dashboard on a live simulated run: 8 ranks written at 30 steps a second (runtop's own
-# writers: TensorBoard event files and msProbe monitor output), a loss spike after ~7 s, a NaN
+# writers: TensorBoard event files, msProbe monitor output, a Megatron job output and MindSpore
+# Transformers rank logs), a loss spike after ~7 s, a NaN
 # after ~14 s, a straggling rank throughout. `q` quits; `?` shows the keys.
 run: build
 	rm -rf $(DEMO_DIR)

@@ -478,7 +478,6 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 Group& g = groups_[slot.state];
                 g.seen_positive |= v > 0;
                 g.seen_negative |= v < 0;
-                ++pending_values_;
                 if (!live_) {
                     wait_in_backfill(g, id, s.rank, p.step, v);
                     if (backfill_bytes_ > kMaxBackfillBytes) judge_backlog(g);
@@ -489,13 +488,12 @@ void Analyzer::add_point(SeriesId id, const Point& p) {
                 const std::size_t held = at.capacity();
                 at.push_back({s.rank, v, id});
                 charge(static_cast<std::int64_t>((g.pending.size() - steps) *
-                                                     tree_node_bytes<Group::PendingMap>() +
-                                                 (at.capacity() - held) * sizeof(RankValue)));
+                                                 tree_node_bytes<Group::PendingMap>()) +
+                       grown_bytes(at, held));
                 if (at.size() >= g.members) {
-                    pending_values_ -= at.size();
                     judge_group(g, p.step, at);
-                    charge(-static_cast<std::int64_t>(tree_node_bytes<Group::PendingMap>() +
-                                                      at.capacity() * sizeof(RankValue)));
+                    charge(-static_cast<std::int64_t>(tree_node_bytes<Group::PendingMap>()) -
+                           grown_bytes(at, 0));
                     g.pending.erase(p.step);
                 }
                 while (g.pending.size() > kMaxPendingSteps) judge_oldest(g);
@@ -737,10 +735,9 @@ void Analyzer::finish_envelope(Envelope& e) {
 
 void Analyzer::judge_oldest(Group& g) {
     auto oldest = g.pending.begin();
-    pending_values_ -= oldest->second.size();
     judge_group(g, oldest->first, oldest->second);
-    charge(-static_cast<std::int64_t>(tree_node_bytes<Group::PendingMap>() +
-                                      oldest->second.capacity() * sizeof(RankValue)));
+    charge(-static_cast<std::int64_t>(tree_node_bytes<Group::PendingMap>()) -
+           grown_bytes(oldest->second, 0));
     g.pending.erase(oldest);
 }
 
@@ -865,11 +862,7 @@ void Analyzer::judge_backlog(Group& g) {
         // Step by step down the columns, in the order the ranks were read.
         std::vector<int>& ranks = column_ranks_;
         ranks.clear();
-        std::size_t values = 0;
-        for (const Group::Column& c : g.columns) {
-            ranks.push_back(series_[c.series].rank);
-            values += c.size;
-        }
+        for (const Group::Column& c : g.columns) ranks.push_back(series_[c.series].rank);
         for (std::size_t i = 0; i < g.steps.size(); ++i) {
             step_values_.clear();
             for (std::size_t c = 0; c < g.columns.size(); ++c) {
@@ -879,7 +872,6 @@ void Analyzer::judge_backlog(Group& g) {
             }
             judge_group(g, g.steps[i], step_values_);
         }
-        pending_values_ -= values;
         drop_columns(g);
     }
     g.loose = false;
@@ -896,7 +888,6 @@ void Analyzer::judge_backlog(Group& g) {
             step_values_.push_back(g.backlog[i].value);
         judge_group(g, step, step_values_);
     }
-    pending_values_ -= g.backlog.size();
     hold(-grown_bytes(g.backlog, 0));
     std::vector<Group::Waiting>().swap(g.backlog);
 }

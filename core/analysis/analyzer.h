@@ -273,7 +273,8 @@ class Analyzer {
         // Before set_live() (what was on disk arrives rank after rank, so no step is complete
         // before the last rank is read) values wait until judged. Usually every rank writes the
         // same steps: the group keeps them once, in `steps`, and each member its values in a
-        // column (8 bytes a value, judged step by step without a sort).
+        // column (4 bytes a value while every value is a float exactly, else 8; judged step by
+        // step without a sort).
         struct Column {
             SeriesId series = kNoSeries;
             std::uint32_t size = 0;
@@ -382,7 +383,6 @@ class Analyzer {
     std::vector<std::unique_ptr<MsProbeRuleSet>> msprobe_sets_;  // per rule (msprobe rules only)
     double now_ = 0;
     bool live_ = false;
-    std::size_t pending_values_ = 0;    // cross-rank values waiting, over every group
     std::uint64_t backfill_bytes_ = 0;  // what the waiting values of the backfill hold
     // Before set_live(): the column of each series in its cross-rank group (Group::columns).
     std::vector<std::uint32_t> column_of_;
