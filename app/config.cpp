@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "core/config_home.h"
 #include "core/format.h"
 #include "core/json/json_value.h"
 #include "core/json/json_writer.h"
@@ -48,11 +49,7 @@ std::span<const ConfigKey> config_keys() {
 }
 
 std::string config_path() {
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/runtop/config.json";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::string(home) + "/.config/runtop/config.json";
-    return {};
+    return user_config_path("config.json");
 }
 
 std::vector<std::pair<std::string, int>> top_level_key_lines(std::string_view json) {

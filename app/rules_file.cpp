@@ -7,15 +7,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/config_home.h"
+
 namespace runtop {
 namespace {
 
 std::string user_rules_path() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    if (xdg && *xdg) return std::string(xdg) + "/runtop/rules.json";
-    const char* home = std::getenv("HOME");
-    if (home && *home) return std::string(home) + "/.config/runtop/rules.json";
-    return {};
+    return user_config_path("rules.json");
 }
 
 Result<std::string> read_text(const std::string& path) {

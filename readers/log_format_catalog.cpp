@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "core/config_home.h"
+
 namespace runtop {
 namespace {
 
@@ -38,11 +40,7 @@ std::unique_ptr<LogFormatCatalog>& process_catalog() {
 }  // namespace
 
 std::string user_log_formats_dir() {
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/runtop/formats";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::string(home) + "/.config/runtop/formats";
-    return {};
+    return user_config_path("formats");
 }
 
 LogFormatCatalog load_log_formats(const std::string& dir) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/config_home.h"
 #include "core/format.h"
 #include "core/json/json_value.h"
 
@@ -279,11 +280,7 @@ Result<Theme> parse_theme(std::string_view json_text, std::string_view origin) {
 }
 
 std::string user_theme_dir() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    if (xdg && *xdg) return std::string(xdg) + "/runtop/themes";
-    const char* home = std::getenv("HOME");
-    if (home && *home) return std::string(home) + "/.config/runtop/themes";
-    return {};
+    return user_config_path("themes");
 }
 
 Result<Theme> load_theme(std::string_view name) {
