@@ -19,10 +19,14 @@
 namespace runtop {
 namespace {
 
-std::vector<std::vector<std::string_view>> required_literals(
+// What makes a line a candidate: a literal of each format, or an escape. The literals are
+// looked for in the raw bytes, and a colour sequence may sit inside one (torchtitan colours
+// each key): a line with an escape is cleaned and tried whatever it holds.
+std::vector<std::vector<std::string_view>> candidate_literals(
     const std::vector<LogFormat>& formats) {
     std::vector<std::vector<std::string_view>> out;
     for (const LogFormat& f : formats) out.emplace_back(f.required().begin(), f.required().end());
+    out.push_back({"\x1b"});
     return out;
 }
 
@@ -36,7 +40,7 @@ LogFileReader::LogFileReader(SourceFile file, PointSink& sink,
       tail_(file_.path),
       forced_(forced),
       ordinals_(formats.size(), 0),
-      anchors_(required_literals(formats)),
+      anchors_(candidate_literals(formats)),
       strides_(formats.size(), 0) {}
 
 bool LogFileReader::changed_since_left() const {

@@ -355,5 +355,23 @@ TEST(LogFileReader, AForcedFormatReadsPastTheSample) {
     EXPECT_EQ(delivered(sink).value.at("-1 loss@5"), 1.5);
 }
 
+// A colour sequence inside a format's literal ("\x1b[32mloss:" after "  ", torchtitan's way):
+// the line is still a candidate, cleaned, and read.
+TEST(LogFileReader, AColourInsideALiteralHidesNoLine) {
+    TempDir dir;
+    const std::string path = dir / "train.log";
+    write_file(path,
+               "\x1b[34m[titan] 2026-05-18 16:04:46,338 - root - INFO - \x1b[31mstep: 14  "
+               "\x1b[32mlo\x1b[0mss:  3.24405  \x1b[33mgrad_norm:  0.8319\x1b[39m\n"
+               "iter 3\x1b[0m: loss 1.5, time 10.00ms, mfu 20.00%\n");
+    RecordingSink sink;
+    LogFileReader reader = reader_of(path, sink);
+    ASSERT_TRUE(reader.poll());
+    const Delivered d = delivered(sink);
+    EXPECT_EQ(d.value.at("-1 loss@14"), 3.24405);
+    EXPECT_EQ(d.value.at("-1 grad_norm@14"), 0.8319);
+    EXPECT_EQ(d.value.at("-1 loss@3"), 1.5);
+}
+
 }  // namespace
 }  // namespace runtop
