@@ -55,6 +55,14 @@ constexpr std::string_view kBuiltIn[] = {
         "time": "^\\[(?P<time>{TIME})\\]",
         "metrics": [{"name": "skipped", "value": ", skipped=(?P<value>\\d+)"},
                     {"name": "lr", "value": ", lr=\\[(?P<value>{NUM})"}]})json",
+    // DeepSpeed's ThroughputTimer (utils/timer.py): "epoch=E/micro_step=M/global_step=G,
+    // RunningAvgSamplesPerSec=.., CurrSamplesPerSec=.., MemAllocated=..GB, MaxMemAllocated=..GB".
+    R"json({"name": "deepspeed-throughput",
+        "description": "DeepSpeed throughput timer: epoch=E/micro_step=M/global_step=G, RunningAvgSamplesPerSec=.., CurrSamplesPerSec=.., MemAllocated=..GB",
+        "require": ["/global_step=", "SamplesPerSec="],
+        "line": "/global_step=(?P<step>\\d+), ",
+        "time": "^\\[(?P<time>{TIME})\\]",
+        "metrics": [{"pairs": ", (?P<name>[A-Za-z]+)=(?P<value>{NUM})"}]})json",
     // DeepSpeed's pipeline engine, train_batch: "steps: N loss: X [<name>: X ...] iter time
     // (s): T samples/sec: S".
     R"json({"name": "deepspeed-pipe",

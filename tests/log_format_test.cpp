@@ -53,10 +53,14 @@ double local_time(int year, int month, int day, int hour, int minute, int second
 }
 
 TEST(LogFormat, EveryBuiltInParses) {
-    const std::vector<std::string_view> names = {
-        "mindformers",     "mindformers-monitor", "nemo",       "megatron",        "deepspeed",
-        "deepspeed-pipe",  "torchtitan-validate", "torchtitan", "hf-trainer-step", "hf-trainer",
-        "hf-trainer-eval", "msprobe-alarm",       "nanogpt",    "nanogpt-eval"};
+    const std::vector<std::string_view> names = {"mindformers",    "mindformers-monitor",
+                                                 "nemo",           "megatron",
+                                                 "deepspeed",      "deepspeed-throughput",
+                                                 "deepspeed-pipe", "torchtitan-validate",
+                                                 "torchtitan",     "hf-trainer-step",
+                                                 "hf-trainer",     "hf-trainer-eval",
+                                                 "msprobe-alarm",  "nanogpt",
+                                                 "nanogpt-eval"};
     for (std::string_view name : names) EXPECT_NE(builtin(name), nullptr) << name;
     EXPECT_EQ(builtin_log_formats().size(), names.size());
     for (const LogFormat& f : builtin_log_formats()) EXPECT_FALSE(f.description().empty());
@@ -247,6 +251,17 @@ TEST(LogFormat, DeepSpeedLines) {
     EXPECT_EQ(p.rank, 3);
     EXPECT_EQ(p.metrics.at("skipped"), 4);
     EXPECT_EQ(p.metrics.at("lr"), 0.001);
+
+    p = parse(
+        "[2024-04-21 02:45:25,001] [INFO] [timer.py:260:stop] epoch=0/micro_step=20/"
+        "global_step=10, RunningAvgSamplesPerSec=30.512345, CurrSamplesPerSec=31.2, "
+        "MemAllocated=4.25GB, MaxMemAllocated=9.5GB");
+    EXPECT_EQ(p.format, "deepspeed-throughput");
+    EXPECT_EQ(p.step, 10);
+    EXPECT_EQ(p.metrics, (std::map<std::string, double>{{"RunningAvgSamplesPerSec", 30.512345},
+                                                        {"CurrSamplesPerSec", 31.2},
+                                                        {"MemAllocated", 4.25},
+                                                        {"MaxMemAllocated", 9.5}}));
 
     p = parse(
         "steps: 200 loss: 5.5508 lm loss: 5.5103 moe loss: 0.0405 iter time (s): 0.936 "
