@@ -15,26 +15,7 @@ constexpr std::uint64_t kDescribedBadRows = 3;
 }  // namespace
 
 CsvFileReader::CsvFileReader(SourceFile file, PointSink& sink)
-    : file_(std::move(file)), sink_(sink), tail_(file_.path) {}
-
-Status CsvFileReader::poll() {
-    if (ignored_) return ok_status();
-    pending_.clear();
-    Status status = tail_.poll(*this);
-    if (status && tail_.removed()) pending_ = "file was removed";
-    return status;
-}
-
-void CsvFileReader::moved_to(std::string path) {
-    tail_.moved_to(path);
-    file_.path = std::move(path);
-}
-
-std::vector<std::string> CsvFileReader::take_warnings() {
-    std::vector<std::string> out;
-    out.swap(warnings_);
-    return out;
-}
+    : TailedReader(std::move(file), sink) {}
 
 void CsvFileReader::add_totals(IngestTotals& t) const {
     t.bytes += tail_.offset();

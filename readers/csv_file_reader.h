@@ -11,12 +11,11 @@
 #include <vector>
 
 #include "readers/csv_tokenizer.h"
-#include "readers/file_tail.h"
-#include "readers/source_reader.h"
+#include "readers/tailed_reader.h"
 
 namespace runtop {
 
-class CsvFileReader : public SourceReader, private TailConsumer {
+class CsvFileReader : public TailedReader {
   public:
     CsvFileReader(SourceFile file, PointSink& sink);
 
@@ -24,28 +23,16 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     // hold the file (or the memory: a 1 GB line with no newline) up.
     static constexpr std::size_t kMaxRecordBytes = std::size_t{1} << 20;
 
-    Status poll() override;
-    bool more() const override { return tail_.more(); }
-    const FileId* identity() const override { return tail_.id(); }
-    void moved_to(std::string path) override;
-    bool holds_what_was_read(const std::string& path) const override {
-        return tail_.holds_what_was_read(path);
-    }
     // Only for readers that need nothing from before an offset but the header in effect there
     // (resumes_from_header()).
     std::optional<ResumePoint> resume_point() const override;
     void resume_from(const ResumePoint& point) override;
-    const SourceFile& file() const override { return file_; }
-    const std::string& pending() const override { return pending_; }
-    std::vector<std::string> take_warnings() override;
     void add_totals(IngestTotals& totals) const override;
 
     std::uint64_t rows() const { return rows_; }
     std::uint64_t bad_rows() const { return bad_rows_; }
     // Records skipped for being longer than kMaxRecordBytes.
     std::uint64_t long_records() const { return long_records_; }
-    // The header did not fit this reader: the file is left alone from then on.
-    bool ignored() const { return ignored_; }
 
   protected:
     enum class Header { kAccepted, kNotOurs, kRejected };
@@ -62,7 +49,6 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     // (no state built from rows: a later reader can resume where this one let go).
     virtual bool resumes_from_header() const { return false; }
 
-    void warn(std::string message) { warnings_.push_back(std::move(message)); }
     // Counts a skipped row; the first few of each file are described in a warning.
     void bad_row(std::string_view why);
     // Points from files without timestamps carry the file's modification time when read:
@@ -70,8 +56,6 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     double wall_time() const { return tail_.mtime(); }
     const std::vector<std::string>& header() const { return header_; }
 
-    SourceFile file_;
-    PointSink& sink_;
     std::uint64_t values_ = 0;
 
   private:
@@ -86,14 +70,10 @@ class CsvFileReader : public SourceReader, private TailConsumer {
     // Skips to the end of an overlong record's line; returns the bytes consumed.
     std::size_t skip_long(const char* data, std::size_t len);
 
-    FileTail tail_;
     CsvTokenizer tokenizer_;
     std::vector<std::string> header_;
     bool have_header_ = false;
     std::uint64_t header_at_ = 0;  // where the header in effect starts in the file
-    bool ignored_ = false;
-    std::string pending_;
-    std::vector<std::string> warnings_;
     std::uint64_t rows_ = 0;
     std::uint64_t bad_rows_ = 0;
     std::uint64_t line_ = 0;  // records seen in this pass, for messages

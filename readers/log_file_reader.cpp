@@ -34,10 +34,8 @@ std::vector<std::vector<std::string_view>> candidate_literals(
 
 LogFileReader::LogFileReader(SourceFile file, PointSink& sink,
                              const std::vector<LogFormat>& formats, bool forced)
-    : file_(std::move(file)),
-      sink_(sink),
+    : TailedReader(std::move(file), sink),
       formats_(formats),
-      tail_(file_.path),
       forced_(forced),
       ordinals_(formats.size(), 0),
       anchors_(candidate_literals(formats)),
@@ -59,21 +57,7 @@ Status LogFileReader::poll() {
         ignored_ = false;
         sampled_ = 0;
     }
-    pending_.clear();
-    Status status = tail_.poll(*this);
-    if (status && tail_.removed()) pending_ = "file was removed";
-    return status;
-}
-
-void LogFileReader::moved_to(std::string path) {
-    tail_.moved_to(path);
-    file_.path = std::move(path);
-}
-
-std::vector<std::string> LogFileReader::take_warnings() {
-    std::vector<std::string> out;
-    out.swap(warnings_);
-    return out;
+    return TailedReader::poll();
 }
 
 void LogFileReader::add_totals(IngestTotals& t) const {
@@ -157,7 +141,7 @@ std::size_t LogFileReader::consume(const char* data, std::size_t len, bool at_eo
 
 void LogFileReader::long_line(std::uint64_t offset) {
     if (++long_lines_ == 1)
-        warnings_.push_back(visible(
+        warn(visible(
             fmt::format("{}: a line longer than {} MiB at offset {} is skipped (so is any other)",
                         file_.path, kMaxLineBytes >> 20, offset)));
 }

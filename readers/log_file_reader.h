@@ -19,13 +19,12 @@
 #include <vector>
 
 #include "readers/anchor_scan.h"
-#include "readers/file_tail.h"
 #include "readers/log_format.h"
-#include "readers/source_reader.h"
+#include "readers/tailed_reader.h"
 
 namespace runtop {
 
-class LogFileReader final : public SourceReader, private TailConsumer {
+class LogFileReader final : public TailedReader {
   public:
     static constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
     static constexpr std::uint64_t kSampleBytes = std::uint64_t{64} << 10;
@@ -35,21 +34,11 @@ class LogFileReader final : public SourceReader, private TailConsumer {
     LogFileReader(SourceFile file, PointSink& sink, const std::vector<LogFormat>& formats,
                   bool forced = false);
 
+    // Reads what is new; a file left alone that changed since is read on.
     Status poll() override;
-    bool more() const override { return !ignored_ && tail_.more(); }
-    const FileId* identity() const override { return tail_.id(); }
-    void moved_to(std::string path) override;
-    bool holds_what_was_read(const std::string& path) const override {
-        return tail_.holds_what_was_read(path);
-    }
-    const SourceFile& file() const override { return file_; }
-    const std::string& pending() const override { return pending_; }
-    std::vector<std::string> take_warnings() override;
     void add_totals(IngestTotals& totals) const override;
     bool holds_data() const override { return matched_; }
 
-    // No line of the sample matched a format: the file is left alone.
-    bool ignored() const { return ignored_; }
     std::uint64_t metric_lines() const { return metric_lines_; }
     std::uint64_t long_lines() const { return long_lines_; }
 
@@ -67,15 +56,9 @@ class LogFileReader final : public SourceReader, private TailConsumer {
     bool changed_since_left() const;
     SeriesId series_of(int rank, std::string_view name, const LogFormat& format);
 
-    SourceFile file_;
-    PointSink& sink_;
     const std::vector<LogFormat>& formats_;
-    FileTail tail_;
-    std::string pending_;
-    std::vector<std::string> warnings_;
     bool matched_ = false;  // a line matched a format: the file is a log
     bool forced_ = false;
-    bool ignored_ = false;
     std::uint64_t left_size_ = 0;  // the file's size and mtime when it was left alone
     double left_mtime_ = 0;
     bool skipping_ = false;  // inside an overlong line, looking for its end
