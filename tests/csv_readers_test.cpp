@@ -13,10 +13,14 @@
 #include "readers/read_scratch.h"
 #include "readers/source_set.h"
 #include "readers/step_table_csv_reader.h"
+#include "tests/delivered.h"
 #include "tests/test_support.h"
 
 namespace runtop {
 namespace {
+
+using testing::Delivered;
+using testing::delivered;
 
 using testing::append_file;
 using testing::RecordingSink;
@@ -24,24 +28,6 @@ using testing::TempDir;
 using testing::write_file;
 
 // tag@step -> value, and how often each was delivered.
-struct Delivered {
-    std::map<std::string, double> value;
-    std::map<std::string, int> count;
-};
-
-Delivered delivered(const RecordingSink& sink, int rank = kNoRank) {
-    Delivered d;
-    for (const auto& s : sink.scalars) {
-        if (rank != kNoRank) {
-            EXPECT_EQ(s.key.rank, rank);
-        }
-        std::string id = s.key.tag + "@" + std::to_string(s.point.step);
-        d.value[id] = s.point.value;
-        ++d.count[id];
-    }
-    return d;
-}
-
 bool has_warning(std::vector<std::string> warnings, std::string_view text) {
     for (const std::string& w : warnings)
         if (w.find(text) != std::string::npos) return true;
@@ -77,7 +63,8 @@ TEST(MsProbeCsv, CurrentLayoutWithMicroStepQuotedShapeAndNonFinite) {
     MsProbeCsvReader reader(SourceFile{path, "mon", 3, SourceFormat::kMsProbeCsv}, sink);
     ASSERT_TRUE(reader.poll());
     EXPECT_TRUE(reader.take_warnings().empty());
-    Delivered d = delivered(sink, 3);
+    for (const auto& s : sink.scalars) EXPECT_EQ(s.key.rank, 3);
+    Delivered d = delivered(sink);
     EXPECT_EQ(sink.scalars.size(), 24u);  // 4 rows x 6 ops; shape and dtype are text
     EXPECT_EQ(d.value["actv/act.output:0/max@10"], 0.949156);
     EXPECT_EQ(d.value["actv/act.output:0/nans@10"], 0);

@@ -12,33 +12,19 @@
 #include "core/series_source.h"
 #include "readers/file_kinds.h"
 #include "readers/log_format_catalog.h"
+#include "tests/delivered.h"
 #include "tests/test_support.h"
 
 namespace runtop {
 namespace {
 
 using testing::append_file;
+using testing::Delivered;
+using testing::delivered;
 using testing::make_dirs;
 using testing::RecordingSink;
 using testing::TempDir;
 using testing::write_file;
-
-// "rank tag@step" -> value, every delivery counted.
-struct Delivered {
-    std::map<std::string, double> value;
-    std::map<std::string, int> count;
-};
-
-Delivered delivered(const RecordingSink& sink) {
-    Delivered d;
-    for (const auto& s : sink.scalars) {
-        const std::string id =
-            std::to_string(s.key.rank) + " " + s.key.tag + "@" + std::to_string(s.point.step);
-        d.value[id] = s.point.value;
-        ++d.count[id];
-    }
-    return d;
-}
 
 LogFileReader reader_of(const std::string& path, RecordingSink& sink, int rank = kNoRank) {
     return LogFileReader(SourceFile{path, "run", rank, SourceFormat::kTextLog}, sink,
@@ -70,7 +56,7 @@ TEST(LogFileReader, AMindFormersRankLogGivesEveryValueExactly) {
     RecordingSink sink;
     LogFileReader reader = reader_of(path, sink, 1);  // output/log/rank_1/info.log
     ASSERT_TRUE(reader.poll());
-    Delivered d = delivered(sink);
+    Delivered d = delivered(sink, true);
     EXPECT_EQ(d.value, (std::map<std::string, double>{
                            {"1 loss@1", 8.261850},
                            {"1 per_step_time@1", 1237},
@@ -95,7 +81,7 @@ TEST(LogFileReader, AMindFormersRankLogGivesEveryValueExactly) {
                 "<module>: { Epoch:[  1/  1], step:[    3/    6], loss:   nan, per_step_time: "
                 "1190ms, lr: 5e-05, overflow cond: True, loss_scale: 1.0, global_norm: [nan]\n");
     ASSERT_TRUE(reader.poll());
-    d = delivered(sink);
+    d = delivered(sink, true);
     EXPECT_EQ(d.value.at("1 loss@2"), 8.101);
     EXPECT_TRUE(std::isnan(d.value.at("1 loss@3")));
     EXPECT_TRUE(std::isnan(d.value.at("1 global_norm@3")));
@@ -115,7 +101,7 @@ TEST(LogFileReader, ALineBeingWrittenIsReadOnceWhole) {
     append_file(path, line.substr(17));
     ASSERT_TRUE(reader.poll());
     EXPECT_EQ(
-        delivered(sink).value,
+        delivered(sink, true).value,
         (std::map<std::string, double>{
             {"-1 loss@6", 2.6}, {"-1 loss@7", 2.5}, {"-1 time@7", 120.0}, {"-1 mfu@7", 30.0}}));
     EXPECT_TRUE(reader.pending().empty());
@@ -137,7 +123,7 @@ TEST(LogFileReader, PrefixesRedrawsColoursAndCrlfOfAMegatronLog) {
     RecordingSink sink;
     LogFileReader reader = reader_of(path, sink);
     ASSERT_TRUE(reader.poll());
-    const Delivered d = delivered(sink);
+    const Delivered d = delivered(sink, true);
     EXPECT_EQ(d.value.at("3 lm loss@3"), 1.107468E+01);
     EXPECT_EQ(d.value.at("3 grad norm@3"), 5.123);
     EXPECT_EQ(d.value.at("3 learning rate@3"), 1.406250E-04);
@@ -223,7 +209,7 @@ TEST(LogFileReader, AnOverlongLineIsSkippedWithAWarning) {
         if (!reader.more()) break;
     }
     EXPECT_EQ(reader.long_lines(), 1u);
-    EXPECT_EQ(delivered(sink).value,
+    EXPECT_EQ(delivered(sink, true).value,
               (std::map<std::string, double>{{"-1 loss@1", 3.0}, {"-1 loss@2", 2.0}}));
     const std::vector<std::string> warnings = reader.take_warnings();
     ASSERT_EQ(warnings.size(), 1u);
@@ -256,7 +242,7 @@ TEST(LogFileReader, HuggingFaceDictsTakeTheirStepsFromTrainerState) {
     RecordingSink sink;
     LogFileReader reader = reader_of(log, sink);
     ASSERT_TRUE(reader.poll());
-    const Delivered d = delivered(sink);
+    const Delivered d = delivered(sink, true);
     EXPECT_EQ(d.value.at("0 loss@5"), 2.5);
     EXPECT_EQ(d.value.at("0 loss@10"), 2.25);
     EXPECT_EQ(d.value.at("0 loss@15"), 2.0);
@@ -271,7 +257,7 @@ TEST(LogFileReader, HuggingFaceDictsTakeTheirStepsFromTrainerState) {
     RecordingSink bare_sink;
     LogFileReader bare_reader = reader_of(bare, bare_sink);
     ASSERT_TRUE(bare_reader.poll());
-    EXPECT_EQ(delivered(bare_sink).value.at("-1 loss@2"), 2.0);
+    EXPECT_EQ(delivered(bare_sink, true).value.at("-1 loss@2"), 2.0);
 }
 
 // A rank the tool prints (DeepSpeed's "[Rank 3]") wins over a launcher's local rank.
@@ -285,7 +271,7 @@ TEST(LogFileReader, TheRankALineNamesWins) {
     RecordingSink sink;
     LogFileReader reader = reader_of(path, sink);
     ASSERT_TRUE(reader.poll());
-    const Delivered d = delivered(sink);
+    const Delivered d = delivered(sink, true);
     EXPECT_EQ(d.value.at("9 lr@10"), 0.001);
     EXPECT_EQ(d.value.at("1 loss@10"), 5.5508);
 }
@@ -352,7 +338,7 @@ TEST(LogFileReader, AForcedFormatReadsPastTheSample) {
                          catalog.formats, catalog.forced);
     ASSERT_TRUE(reader.poll());
     EXPECT_FALSE(reader.ignored());
-    EXPECT_EQ(delivered(sink).value.at("-1 loss@5"), 1.5);
+    EXPECT_EQ(delivered(sink, true).value.at("-1 loss@5"), 1.5);
 }
 
 // A colour sequence inside a format's literal ("\x1b[32mloss:" after "  ", torchtitan's way):
@@ -367,7 +353,7 @@ TEST(LogFileReader, AColourInsideALiteralHidesNoLine) {
     RecordingSink sink;
     LogFileReader reader = reader_of(path, sink);
     ASSERT_TRUE(reader.poll());
-    const Delivered d = delivered(sink);
+    const Delivered d = delivered(sink, true);
     EXPECT_EQ(d.value.at("-1 loss@14"), 3.24405);
     EXPECT_EQ(d.value.at("-1 grad_norm@14"), 0.8319);
     EXPECT_EQ(d.value.at("-1 loss@3"), 1.5);
