@@ -34,7 +34,7 @@ void list(const LogFormatCatalog& catalog) {
     for (const LogFormat& f : catalog.formats) width = std::max(width, f.name().size());
     std::printf("%-*s  %s\n", static_cast<int>(width), "NAME", "DESCRIPTION");
     for (const LogFormat& f : catalog.formats) {
-        const bool builtin = f.origin() == "built-in log format";
+        const bool builtin = f.origin() == kBuiltinLogFormatOrigin;
         std::printf("%-*s  %s%s\n", static_cast<int>(width), visible(f.name()).c_str(),
                     visible(f.description()).c_str(),
                     builtin ? "" : visible(fmt::format(" ({})", f.origin())).c_str());

@@ -1,6 +1,6 @@
 #include "readers/log_file_reader.h"
 
-#include <string.h>  // memmem, memrchr
+#include <string.h>  // memrchr
 #include <sys/stat.h>
 #include <cmath>
 

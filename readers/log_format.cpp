@@ -276,8 +276,6 @@ Result<LogFormat> LogFormat::parse(std::string_view json, std::string_view origi
     f.source_ = std::string(json);
     if (!f.stride_key_.empty() && !f.ordinal_step_)
         return fail(doc.get("stride"), "'stride' needs \"step\": \"ordinal\"");
-    for (const std::string& literal : f.require_)
-        if (literal.size() > f.anchor_.size()) f.anchor_ = literal;
     if (f.line_) {
         f.step_group_ = group(*f.line_, "step");
         f.epoch_group_ = group(*f.line_, "epoch");

@@ -8,7 +8,7 @@
 //    "metrics": [{"fields": "|", "assign": ":"}]}
 //
 // - `require`: literals a line must all contain before any pattern runs (a log is mostly other
-//   lines: a substring search dismisses them, memchr-fast).
+//   lines: one scan over many lines dismisses them, anchor_scan.h).
 // - `line`: an RE2 pattern the line must match (anywhere); its named groups may give `step`
 //   (else the format has no step: see `step`), `epoch` and `epoch_steps` (then the step is
 //   (epoch - 1) * epoch_steps + step, for tools that count steps within an epoch), `time`, and
@@ -79,10 +79,8 @@ class LogFormat {
 
     const std::string& name() const { return name_; }
     const std::string& description() const { return description_; }
-    // The longest `require` literal ("" for none): a line without it is none of this format's,
-    // so a reader looks for it over many lines at once.
-    std::string_view anchor() const { return anchor_; }
-    // Every `require` literal.
+    // Every `require` literal: a line without one of them is none of this format's, so a
+    // reader looks for one over many lines at once (anchor_scan.h).
     const std::vector<std::string>& required() const { return require_; }
     // Whether the line holds every required literal: cheap, before match().
     bool may_match(std::string_view line) const;
@@ -104,7 +102,6 @@ class LogFormat {
     std::string name_;
     std::string description_;
     std::vector<std::string> require_;
-    std::string anchor_;
     std::unique_ptr<re2::RE2> line_;
     std::unique_ptr<re2::RE2> time_;
     std::vector<Metric> metrics_;
@@ -121,8 +118,10 @@ class LogFormat {
     int time_pattern_group_ = 0;  // in time_
 };
 
-// The formats runtop knows, in the order they are tried on a line.
+// The formats runtop knows, in the order they are tried on a line; their origin() is
+// kBuiltinLogFormatOrigin.
 const std::vector<LogFormat>& builtin_log_formats();
+inline constexpr std::string_view kBuiltinLogFormatOrigin = "built-in log format";
 
 // The first of `formats` that takes a cleaned line (log_line.h), as a reader tries them: its
 // index, or -1. `ordinals` (one per format) counts the lines each took.

@@ -140,7 +140,7 @@ constexpr std::string_view kBuiltIn[] = {
 std::vector<LogFormat> parse_builtin() {
     std::vector<LogFormat> out;
     for (std::string_view json : kBuiltIn) {
-        Result<LogFormat> f = LogFormat::parse(json, "built-in log format");
+        Result<LogFormat> f = LogFormat::parse(json, kBuiltinLogFormatOrigin);
         assert(f.ok());  // tests/log_format_test.cpp parses each one
         if (f) out.push_back(std::move(*f));
     }
