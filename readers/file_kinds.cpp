@@ -47,6 +47,9 @@ std::optional<SourceFormat> classify_file(std::string_view rel_dir, std::string_
     // Training logs (slurm-<job>.out, rank_N/info.log, a tee'd train.txt): their lines decide.
     for (std::string_view end : {".log", ".out", ".err", ".txt"})
         if (name.ends_with(end)) return SourceFormat::kTextLog;
+    // Oumi's MetricsLoggerCallback: the Trainer's log dicts, one JSON line each (not any
+    // .jsonl: a dataset is no log).
+    if (name.starts_with("metrics_rank") && name.ends_with(".jsonl")) return SourceFormat::kTextLog;
     (void)rel_dir;
     return std::nullopt;
 }

@@ -115,6 +115,23 @@ constexpr std::string_view kBuiltIn[] = {
         "stride": "eval_steps",
         "metrics": [{"pairs": "'(?P<name>[^']+)': '?(?P<value>{NUM})'?(?:, |\\}$)"}],
         "ignore": ["epoch"]})json",
+    // Oumi's MetricsLoggerCallback (metrics_rank0000.jsonl): the same dicts as json.dumps
+    // writes them (NaN, Infinity), no step either.
+    R"json({"name": "hf-jsonl",
+        "description": "Hugging Face Trainer log dicts as JSON lines (Oumi's metrics_rank<R>.jsonl); step = ordinal x logging_steps",
+        "require": ["{\"loss\": "],
+        "line": "^\\{\"loss\": ",
+        "step": "ordinal",
+        "stride": "logging_steps",
+        "metrics": [{"pairs": "\"(?P<name>[^\"]+)\": (?P<value>{NUM}(?:inity)?)(?:, |\\}$)"}]})json",
+    R"json({"name": "hf-jsonl-eval",
+        "description": "Hugging Face Trainer evaluation dicts as JSON lines; step = ordinal x eval_steps",
+        "require": ["{\"eval_"],
+        "line": "^\\{\"eval_",
+        "step": "ordinal",
+        "stride": "eval_steps",
+        "metrics": [{"pairs": "\"(?P<name>[^\"]+)\": (?P<value>{NUM}(?:inity)?)(?:, |\\}$)"}],
+        "ignore": ["epoch"]})json",
     // msProbe's monitor, data_writers.add_scalar: each alarm on the console as "<time> (<pid>)
     // [rank R] [INFO] > Rule <rule> reports anomaly signal in ('<tag>', '<op>') at step N,
     // current value V, history mean M."

@@ -43,8 +43,10 @@ const char* const kMindFormersStep1 =
     "0.505112747213686\n";
 
 TEST(LogFileReader, FileNamesThatMayBeLogs) {
-    for (std::string_view name : {"info.log", "slurm-123456.out", "train.err", "stdout.txt"})
+    for (std::string_view name :
+         {"info.log", "slurm-123456.out", "train.err", "stdout.txt", "metrics_rank0000.jsonl"})
         EXPECT_EQ(classify_file("", name), SourceFormat::kTextLog) << name;
+    EXPECT_NE(classify_file("", "train.jsonl"), SourceFormat::kTextLog);  // a dataset, maybe
     EXPECT_NE(classify_file("", "events.out.tfevents.1.host"), SourceFormat::kTextLog);
     EXPECT_EQ(classify_file("", "model.ckpt"), std::nullopt);
 }
@@ -249,6 +251,20 @@ TEST(LogFileReader, HuggingFaceDictsTakeTheirStepsFromTrainerState) {
     EXPECT_EQ(d.value.at("0 eval_loss@10"), 2.0);
     EXPECT_EQ(d.value.at("0 epoch@15"), 0.03);
     EXPECT_TRUE(sink.starts.empty());  // evaluations count apart: no restart
+
+    // Oumi's metrics_rank0000.jsonl in the same output directory: the same steps.
+    const std::string jsonl = out + "/metrics_rank0000.jsonl";
+    write_file(jsonl,
+               "{\"loss\": 2.5, \"grad_norm\": 1.5, \"learning_rate\": 5e-05, \"epoch\": 0.01}\n"
+               "{\"loss\": NaN, \"grad_norm\": NaN, \"learning_rate\": 4e-05, \"epoch\": 0.02}\n");
+    ASSERT_EQ(classify_file("", "metrics_rank0000.jsonl"), SourceFormat::kTextLog);
+    RecordingSink oumi_sink;
+    LogFileReader oumi = reader_of(jsonl, oumi_sink);
+    ASSERT_TRUE(oumi.poll());
+    const Delivered o = delivered(oumi_sink, true);
+    EXPECT_EQ(o.value.at("-1 loss@5"), 2.5);
+    EXPECT_TRUE(std::isnan(o.value.at("-1 loss@10")));
+    EXPECT_EQ(o.value.at("-1 learning_rate@10"), 4e-05);
 
     // Without a trainer_state.json: the ordinal.
     make_dirs(dir / "bare");

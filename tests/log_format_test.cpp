@@ -53,14 +53,12 @@ double local_time(int year, int month, int day, int hour, int minute, int second
 }
 
 TEST(LogFormat, EveryBuiltInParses) {
-    const std::vector<std::string_view> names = {"mindformers",    "mindformers-monitor",
-                                                 "nemo",           "megatron",
-                                                 "deepspeed",      "deepspeed-throughput",
-                                                 "deepspeed-pipe", "torchtitan-validate",
-                                                 "torchtitan",     "hf-trainer-step",
-                                                 "hf-trainer",     "hf-trainer-eval",
-                                                 "msprobe-alarm",  "nanogpt",
-                                                 "nanogpt-eval"};
+    const std::vector<std::string_view> names = {
+        "mindformers", "mindformers-monitor",  "nemo",           "megatron",
+        "deepspeed",   "deepspeed-throughput", "deepspeed-pipe", "torchtitan-validate",
+        "torchtitan",  "hf-trainer-step",      "hf-trainer",     "hf-trainer-eval",
+        "hf-jsonl",    "hf-jsonl-eval",        "msprobe-alarm",  "nanogpt",
+        "nanogpt-eval"};
     for (std::string_view name : names) EXPECT_NE(builtin(name), nullptr) << name;
     EXPECT_EQ(builtin_log_formats().size(), names.size());
     for (const LogFormat& f : builtin_log_formats()) EXPECT_FALSE(f.description().empty());
@@ -343,6 +341,22 @@ TEST(LogFormat, HuggingFaceTrainerDicts) {
     EXPECT_EQ(p.step, 40);
     EXPECT_EQ(p.metrics, (std::map<std::string, double>{
                              {"loss", 2.5}, {"learning_rate", 1e-05}, {"epoch", 0.1}}));
+    // Oumi's metrics_rank0000.jsonl: the same dicts through json.dumps.
+    p = parse(R"json({"loss": 2.5, "grad_norm": NaN, "learning_rate": 5e-05, "epoch": 0.01})json",
+              2);
+    EXPECT_EQ(p.format, "hf-jsonl");
+    EXPECT_EQ(p.step, 3);
+    EXPECT_EQ(p.metrics.at("loss"), 2.5);
+    EXPECT_TRUE(std::isnan(p.metrics.at("grad_norm")));
+    EXPECT_EQ(p.metrics.at("learning_rate"), 5e-05);
+    EXPECT_EQ(p.metrics.at("epoch"), 0.01);
+    p = parse(R"json({"loss": Infinity, "grad_norm": -Infinity, "epoch": 1.0})json");
+    EXPECT_EQ(p.metrics.at("loss"), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(p.metrics.at("grad_norm"), -std::numeric_limits<double>::infinity());
+    p = parse(R"json({"eval_loss": 2.0, "eval_runtime": 1.5, "epoch": 1.0})json");
+    EXPECT_EQ(p.format, "hf-jsonl-eval");
+    EXPECT_EQ(p.metrics,
+              (std::map<std::string, double>{{"eval_loss", 2.0}, {"eval_runtime", 1.5}}));
     // The end-of-training summary is no training step.
     EXPECT_EQ(parse("{'train_runtime': 116.1914, 'train_samples_per_second': 6.885, "
                     "'train_loss': 2.819730052947998, 'epoch': 0.15}")
